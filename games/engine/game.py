@@ -1,0 +1,167 @@
+"""The engine's public API: start a game, list legal moves, apply a roll or a move.
+
+Every rule set is a module with the same small surface (see `RuleSet` below); this module checks what is
+common to all of them (whose action it is, the shape of the dice, matching a requested move against the
+legal ones) so the rule set modules only say what is particular to their tradition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from types import ModuleType
+from typing import Any, Protocol
+
+from .state import FINISHED, MOVE, ROLL, Event, IllegalMoveError, MalformedError, Move, State
+
+
+class RuleSet(Protocol):
+    """What a rule set module provides (games/engine/classic.py etc.)."""
+
+    NAME: str
+    DICE: int  # dice per roll: 1, or 2 for twodice
+    # option name -> (default, allowed values); allowed values' types are checked strictly (bool is not int)
+    OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]]
+
+    def check_players(self, players: tuple[tuple[str, ...], ...]) -> None:
+        """Raise MalformedError unless the players fit the rule set (RECORD.md `players`)."""
+
+    def start(self, options: tuple[tuple[str, Any], ...], players: tuple[tuple[str, ...], ...]) -> State:
+        """The position before the first roll."""
+
+    def legal_moves(self, state: State) -> tuple[Move, ...]:
+        """Every legal move now; empty unless state.awaiting == MOVE."""
+
+    def roll(self, state: State, dice: tuple[int, ...]) -> tuple[State, list[Event]]:
+        """Apply a roll the core has checked (right count, 1-6, a roll is allowed now)."""
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        """Apply a move taken from legal_moves(state)."""
+
+
+def _rulesets() -> dict[str, ModuleType]:
+    from . import classic, duel, places, twodice
+
+    return {m.NAME: m for m in (classic, duel, places, twodice)}
+
+
+_RULESETS: dict[str, ModuleType] | None = None
+
+
+def ruleset(name: str) -> Any:
+    """The rule set module called `name`; MalformedError for an unknown name."""
+    global _RULESETS
+    if _RULESETS is None:
+        _RULESETS = _rulesets()
+    if not isinstance(name, str) or name not in _RULESETS:
+        raise MalformedError(f"unknown rule set {name!r}; expected one of {sorted(_RULESETS)}")
+    return _RULESETS[name]
+
+
+def normalise_options(name: str, options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
+    """Defaults filled in, each value checked; sorted (name, value) pairs as State.options holds them."""
+    rules = ruleset(name)
+    options = {} if options is None else options
+    if not isinstance(options, Mapping):
+        raise MalformedError("options must be an object")
+    unknown = sorted(set(options) - set(rules.OPTIONS))
+    if unknown:
+        raise MalformedError(f"rule set {name!r} has no option {unknown[0]!r}")
+    result = []
+    for key, (default, allowed) in sorted(rules.OPTIONS.items()):
+        value = options.get(key, default)
+        if not any(type(value) is type(a) and value == a for a in allowed):
+            raise MalformedError(f"option {key!r} must be one of {list(allowed)}, not {value!r}")
+        result.append((key, value))
+    return tuple(result)
+
+
+def new_game(
+    name: str, players: Sequence[Sequence[str]], options: Mapping[str, Any] | None = None
+) -> State:
+    """A new game of rule set `name` for `players` (each a list of colours), before the first roll.
+
+    >>> s = new_game("classic", [["red"], ["yellow"]])
+    >>> s.awaiting, s.tokens
+    ('roll', ((-1, -1, -1, -1), (-1, -1, -1, -1)))
+    """
+    rules = ruleset(name)
+    opts = normalise_options(name, options)
+    if not isinstance(players, Sequence) or isinstance(players, str):
+        raise MalformedError("players must be a list of lists of colours")
+    for p in players:
+        if not isinstance(p, Sequence) or isinstance(p, str) or not all(isinstance(c, str) for c in p):
+            raise MalformedError("each player must be a list of colour names")
+    frozen = tuple(tuple(p) for p in players)
+    rules.check_players(frozen)
+    return rules.start(opts, frozen)
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    if state.status == FINISHED or state.awaiting != MOVE:
+        return ()
+    return ruleset(state.ruleset).legal_moves(state)
+
+
+def can_roll(state: State) -> bool:
+    return state.status != FINISHED and (state.awaiting == ROLL or state.rolls > 0)
+
+
+def roll(state: State, dice: Iterable[int]) -> tuple[State, list[Event]]:
+    """Apply the numbers the dice showed. IllegalMoveError if a roll is not allowed now."""
+    rules = ruleset(state.ruleset)
+    dice = tuple(dice)
+    if state.status == FINISHED:
+        raise IllegalMoveError("the game is over")
+    if not can_roll(state):
+        raise IllegalMoveError("a move is awaited, not a roll")
+    if len(dice) != rules.DICE:
+        raise IllegalMoveError(f"{state.ruleset} rolls {rules.DICE} dice at a time, not {len(dice)}")
+    for d in dice:
+        if type(d) is not int or not 1 <= d <= 6:
+            raise IllegalMoveError(f"a die shows 1 to 6, not {d!r}")
+    return rules.roll(state, dice)
+
+
+def find_move(
+    state: State, colour: str, index: int, die: int | str | None = None, pair: bool = False
+) -> Move:
+    """The legal move that a request names (RECORD.md `move`), or IllegalMoveError saying why not."""
+    if state.status == FINISHED:
+        raise IllegalMoveError("the game is over")
+    if colour not in state.colours:
+        raise IllegalMoveError(f"{colour!r} is not in play")
+    ci = state.colours.index(colour)
+    if type(index) is not int or not 0 <= index < len(state.tokens[ci]):
+        raise IllegalMoveError(f"{colour} has no token {index!r}")
+    if state.awaiting != MOVE:
+        raise IllegalMoveError("a roll is awaited, not a move")
+    if colour not in state.players[state.turn]:
+        raise IllegalMoveError(f"it is not {colour}'s turn")
+    if die is None and len(set(state.dice)) > 1:
+        numbers = " and ".join(str(d) for d in sorted(set(state.dice)))
+        raise IllegalMoveError(f"say which number to use: the hand holds {numbers}")
+    if die is not None and die != "total" and die not in state.dice:
+        raise IllegalMoveError(f"there is no {die} in the hand")
+    candidates = [
+        m
+        for m in legal_moves(state)
+        if m.colour == colour and m.index == index and m.pair == pair and (die is None or m.die == die)
+    ]
+    if not candidates:
+        what = f"{colour} {index}" + (" with its pair" if pair else "")
+        using = f" with {die}" if die is not None else ""
+        raise IllegalMoveError(f"{what} can't move{using}")
+    return candidates[0]
+
+
+def move(
+    state: State, colour: str, index: int, die: int | str | None = None, pair: bool = False
+) -> tuple[State, list[Event]]:
+    """Apply the move a player names. IllegalMoveError (with the reason) if it is not legal."""
+    chosen = find_move(state, colour, index, die, pair)
+    return ruleset(state.ruleset).apply(state, chosen)
+
+
+def apply_move(state: State, chosen: Move) -> tuple[State, list[Event]]:
+    """Apply a Move taken from legal_moves(state) (bots and benchmarks: no matching needed)."""
+    return ruleset(state.ruleset).apply(state, chosen)
