@@ -1,0 +1,54 @@
+"""`duel` (RULES.md section 4): Red against Blue from opposite corners. A capture sends every rival
+pawn on the square home, and only a 6 earns another roll.
+
+>>> from games import engine
+>>> s = engine.new_game("duel", [["red"], ["blue"]])
+>>> s, _ = engine.roll(s, [3])  # nothing can move: the turn passes to blue
+>>> s.turn, s.awaiting
+(1, 'roll')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import onedie
+from .state import Event, MalformedError, Move, State
+
+NAME = "duel"
+DICE = 1
+OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]] = {}
+
+# Duel seats blue opposite red, on corner 2 (its start is square 26), not on blue's usual corner 3.
+CORNERS = {"red": 0, "blue": 2}
+PLAYERS = (("red",), ("blue",))
+
+VARIANT = onedie.Variant(
+    name=NAME,
+    corners=CORNERS,
+    protect_pairs=False,
+    bonus_for_capture_and_home=False,
+    undo_three_sixes=False,
+    play_for_every_place=False,
+)
+
+
+def check_players(players: tuple[tuple[str, ...], ...]) -> None:
+    if players != PLAYERS:
+        raise MalformedError('duel is played by exactly [["red"], ["blue"]]')
+
+
+def start(options: tuple[tuple[str, Any], ...], players: tuple[tuple[str, ...], ...]) -> State:
+    return onedie.start(VARIANT, options, players)
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    return onedie.legal_moves(VARIANT, state)
+
+
+def roll(state: State, dice: tuple[int, ...]) -> tuple[State, list[Event]]:
+    return onedie.roll(VARIANT, state, dice)
+
+
+def apply(state: State, move: Move) -> tuple[State, list[Event]]:
+    return onedie.apply(VARIANT, state, move)

@@ -1,0 +1,54 @@
+"""`places` (RULES.md section 5): play on until every place is decided; three 6s undo all three.
+Options `pairs` (UP Way: pairs move together by half an even roll, block and capture pairs) and `hold`
+(numbers go into a hand, owed rolls can wait), which may be combined.
+
+>>> from games import engine
+>>> s = engine.new_game("places", [["red"], ["yellow"]], {"hold": True})
+>>> s, _ = engine.roll(s, [6])
+>>> s.awaiting, s.dice, s.rolls
+('move', (6,), 1)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import onedie
+from .board import CORNER
+from .state import Event, Move, State
+
+NAME = "places"
+DICE = 1
+OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]] = {
+    "hold": (False, (False, True)),
+    "pairs": (False, (False, True)),
+}
+
+VARIANT = onedie.Variant(
+    name=NAME,
+    corners=CORNER,
+    protect_pairs=False,  # without `pairs` two tokens on a square are just two singles
+    bonus_for_capture_and_home=True,
+    undo_three_sixes=True,
+    play_for_every_place=True,
+)
+
+
+def check_players(players: tuple[tuple[str, ...], ...]) -> None:
+    onedie.check_one_colour_each(NAME, players)
+
+
+def start(options: tuple[tuple[str, Any], ...], players: tuple[tuple[str, ...], ...]) -> State:
+    return onedie.start(VARIANT, options, players)
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    return onedie.legal_moves(VARIANT, state)
+
+
+def roll(state: State, dice: tuple[int, ...]) -> tuple[State, list[Event]]:
+    return onedie.roll(VARIANT, state, dice)
+
+
+def apply(state: State, move: Move) -> tuple[State, list[Event]]:
+    return onedie.apply(VARIANT, state, move)
