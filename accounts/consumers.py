@@ -1,0 +1,38 @@
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+
+from .presence import GROUP, Presence
+
+
+class OnlineConsumer(AsyncWebsocketConsumer):
+    """Keeps the home page's "N players online" live: every change is pushed to every open page."""
+
+    async def connect(self):
+        user = self.scope.get("user")
+        session = self.scope.get("session")
+        if user is not None and user.is_authenticated:
+            self.who = f"user:{user.pk}"
+        elif session is not None and session.session_key:
+            self.who = f"session:{session.session_key}"
+        else:
+            self.who = f"conn:{self.channel_name}"
+        self.presence = Presence()
+        await self.channel_layer.group_add(GROUP, self.channel_name)
+        await self.accept()
+        await self._announce(await self.presence.seen(self.who, self.channel_name))
+
+    async def receive(self, text_data=None, bytes_data=None):
+        # Any message is a heartbeat (the page sends one every 30 s) keeping this connection fresh.
+        await self.presence.seen(self.who, self.channel_name)
+
+    async def disconnect(self, code):
+        if hasattr(self, "presence"):
+            await self._announce(await self.presence.gone(self.who, self.channel_name))
+            await self.presence.close()
+        await self.channel_layer.group_discard(GROUP, self.channel_name)
+
+    async def _announce(self, count: int) -> None:
+        await self.channel_layer.group_send(GROUP, {"type": "online.count", "count": count})
+
+    async def online_count(self, event):
+        await self.send(text_data=render_to_string("partials/online_count.html", event))

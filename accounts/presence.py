@@ -1,0 +1,67 @@
+"""Who is online: one Redis sorted set of live WebSocket connections, shared by every daphne process.
+
+A member is "<who>\\n<channel name>" scored by the time it last showed life; a connection that stops
+sending heartbeats (its process died) drops out after STALE_SECONDS, so a crash never leaves ghosts.
+People, not tabs, are counted: two tabs of one account are one player online.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+
+import redis
+import redis.asyncio as aioredis
+from django.conf import settings
+
+KEY = "ludopat:online"
+STALE_SECONDS = 90
+GROUP = "online"
+
+
+def _member(who: str, channel: str) -> str:
+    return f"{who}\n{channel}"
+
+
+def _distinct(members: list) -> int:
+    return len({m.decode().split("\n", 1)[0] for m in members})
+
+
+@cache
+def _sync_client() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def online_count() -> int:
+    """Players online now (0 if Redis is unreachable: the home page must render anyway)."""
+    try:
+        client = _sync_client()
+        return _distinct(client.zrangebyscore(KEY, time.time() - STALE_SECONDS, "+inf"))
+    except redis.RedisError:
+        return 0
+
+
+class Presence:
+    """Async side, used by the consumer; one client per consumer instance keeps it loop-safe."""
+
+    def __init__(self) -> None:
+        self.client = aioredis.Redis.from_url(settings.REDIS_URL)
+
+    async def seen(self, who: str, channel: str) -> int:
+        now = time.time()
+        pipe = self.client.pipeline()
+        pipe.zadd(KEY, {_member(who, channel): now})
+        pipe.zremrangebyscore(KEY, "-inf", now - STALE_SECONDS)
+        pipe.zrange(KEY, 0, -1)
+        *_, members = await pipe.execute()
+        return _distinct(members)
+
+    async def gone(self, who: str, channel: str) -> int:
+        pipe = self.client.pipeline()
+        pipe.zrem(KEY, _member(who, channel))
+        pipe.zrangebyscore(KEY, time.time() - STALE_SECONDS, "+inf")
+        _, members = await pipe.execute()
+        return _distinct(members)
+
+    async def close(self) -> None:
+        await self.client.aclose()

@@ -1,0 +1,17 @@
+from django.shortcuts import render
+
+from accounts.presence import online_count
+from games.board_view import board_context
+
+# The hero board shows a game in progress, so a first-time visitor sees what Ludo looks like.
+HERO_POSITION = {
+    "red": [-1, 5, 14, 52],
+    "green": [-1, -1, 8, 30],
+    "yellow": [2, -1, -1, 21],
+    "blue": [-1, 40, -1, -1],
+}
+
+
+def home(request):
+    context = {"online": online_count(), **board_context(HERO_POSITION)}
+    return render(request, "home.html", context)
