@@ -8,4 +8,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("u/<str:username>/", include("accounts.profile_urls")),
+    path("", include("games.urls")),
+    path("", include("games.pages_urls")),
 ]

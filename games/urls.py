@@ -1,0 +1,3 @@
+"""Game URLs: setup, the game page and its actions, records (filled in by the web-play work)."""
+
+urlpatterns: list = []
