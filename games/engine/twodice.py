@@ -29,6 +29,7 @@ import dataclasses
 from functools import lru_cache
 from typing import Any
 
+from .board import CORNER, SQUARE
 from .state import (
     FINISHED,
     HOME,
@@ -48,8 +49,6 @@ DICE = 2
 OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]] = {}
 
 SEEDS = 4  # per colour
-TRACK = 52
-CORNER = {"red": 0, "green": 1, "yellow": 2, "blue": 3}
 SIDES = (frozenset({"red", "green"}), frozenset({"yellow", "blue"}))
 TOTAL = "total"
 
@@ -59,12 +58,12 @@ Own = tuple[tuple[int, tuple[int, ...]], ...]
 
 
 def square(corner: int, progress: int) -> int:
-    """The track square (0-51) of a seed of `corner` at track progress 0..50.
+    """The track square (0-51) of a seed of `corner` at track progress 0..50 (board.py's table).
 
     >>> square(2, 30)
     4
     """
-    return (13 * corner + progress) % TRACK
+    return SQUARE[corner][progress]
 
 
 # --- players and the start ------------------------------------------------------------------------
