@@ -91,7 +91,12 @@ def check_players(players: tuple[tuple[str, ...], ...]) -> None:
 
 
 def start(options: tuple[tuple[str, Any], ...], players: tuple[tuple[str, ...], ...]) -> State:
-    """Every seed in its yard, the first listed player to roll."""
+    """Every seed in its yard, the first listed player to roll.
+
+    >>> s = start((), (("yellow", "blue"), ("red", "green")))
+    >>> s.colours, s.turn, s.awaiting
+    (('yellow', 'blue', 'red', 'green'), 0, 'roll')
+    """
     colours = tuple(c for p in players for c in p)
     return State(
         ruleset=NAME,
@@ -110,7 +115,12 @@ def _all_out(own: Own) -> bool:
 
 
 def _last_seed(own: Own) -> int | None:
-    """The progress of the last seed when it must run the total (exactly one not out, on the track)."""
+    """The progress of the last seed when it must run the total (exactly one not out, on the track).
+
+    Choices where RULES.md is silent: a last seed still in the yard uses single dice (it needs a 6 to
+    come out, like any seed), and from the moment it stands on the track it runs the total of what is
+    left in the hand, also when it became the last seed in the middle of the hand.
+    """
     left = [p for _, seeds in own for p in seeds if p != HOME]
     if len(left) == 1 and 0 <= left[0] <= LAST_TRACK:
         return left[0]
@@ -173,7 +183,9 @@ def _options(own: Own, opp: int, dice: tuple[int, ...]):
 def _most_dice(own: Own, opp: int, dice: tuple[int, ...]) -> int:
     """The most dice of the (sorted) hand that can be played from here, obeying every rule.
 
-    A winning move counts as playing every die left (RULES.md: the dice left don't matter). A legal kill
+    A winning move counts as playing every die left. RULES.md says so for the kill rule; choice: it holds
+    for this count too, so a move that wins at once is never ruled out by a longer sequence (a player
+    expects to be allowed to win; it only matters when another order would play more dice). A legal kill
     always plays the whole hand: it is legal only if the rest can be played in full, or it is the last
     die, or it wins.
     """
@@ -236,7 +248,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     if last is not None:
         return _total_move(state, own_colours, opp, dice)
     full = len(dice)
-    # Value of each distinct (slot, from, die) option; None marks an illegal kill.
+    # (dice played, destination) of each distinct (slot, from, die) option; illegal kills left out.
     values: dict[tuple[int, int, int], tuple[int, int]] = {}
     for slot, frm, die, to, own_after, opp_after, kill in _options(own, opp, dice):
         rest = _remove(dice, die)
@@ -284,7 +296,13 @@ def _total_move(
 
 def roll(state: State, dice: tuple[int, ...]) -> tuple[State, list[Event]]:
     """Add the two dice to the hand. A double six awaits another roll; otherwise play starts (or the
-    turn passes at once if no die can be used)."""
+    turn passes at once if no die can be used).
+
+    >>> s = start((), (("red", "green"), ("yellow", "blue")))
+    >>> s, events = roll(s, (2, 3))  # every seed in the yard: nothing moves
+    >>> s.turn, s.dice, [e.kind for e in events]
+    (1, (), ['rolled', 'dice_lost', 'turn_passed'])
+    """
     hand = state.dice + tuple(dice)
     events = [Event("rolled", player=state.turn, dice=tuple(dice))]
     if tuple(dice) == (6, 6):
@@ -294,7 +312,14 @@ def roll(state: State, dice: tuple[int, ...]) -> tuple[State, list[Event]]:
 
 
 def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    """Apply a move taken from legal_moves(state)."""
+    """Apply a move taken from legal_moves(state).
+
+    >>> s = start((), (("red", "green"), ("yellow", "blue")))
+    >>> s, _ = roll(s, (6, 2))
+    >>> s, _ = apply(s, legal_moves(s)[0])  # red 0 comes out with the 6
+    >>> s.tokens[0], s.dice, [(m.colour, m.index, m.to) for m in legal_moves(s)]
+    ((0, -1, -1, -1), (2,), [('red', 0, 2)])
+    """
     player = state.turn
     ci = state.colours.index(move.colour)
     frm = state.tokens[ci][move.index]

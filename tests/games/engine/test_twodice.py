@@ -461,3 +461,12 @@ def test_random_games_end():
     for seed in range(5):
         s = play_random_game(random.Random(seed), max_actions=20000)
         assert s.status == FINISHED, f"game {seed} did not end"
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from games.engine import twodice as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
