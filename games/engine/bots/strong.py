@@ -1,0 +1,107 @@
+"""The `strong` level: the evaluation in `evaluation.py` plus a short memoised search.
+
+One decision searches every sequence of moves the player makes before anyone else acts: in the one-die
+rule sets that is the move itself (a bonus roll is scored, not searched: the next number is unknown); with
+`hold` the numbers of the hand; in `twodice` the whole hand, planned together by `handplan.py`. Positions
+reached by different orders (3 then 5 or 5 then 3) are searched once: the memo is keyed on the tokens
+(sorted within a colour: tokens of one colour standing together are interchangeable) and the dice left.
+A node budget bounds the search; past it positions are scored without searching deeper.
+"""
+
+from __future__ import annotations
+
+from ..game import apply_move, legal_moves
+from ..state import MOVE, PLAYING, Move, State
+from .evaluation import Evaluator
+from .handplan import HandPlanner, canonical
+
+# Past this many searched positions the rest are scored statically (keeps long hands under ~20 ms).
+NODE_BUDGET = 400
+
+
+def _distinct(state: State, moves: tuple[Move, ...]) -> list[Move]:
+    """One move per distinct outcome: tokens of one colour standing together move the same way."""
+    seen = set()
+    result = []
+    for m in moves:
+        frm = state.tokens[state.colours.index(m.colour)][m.index]
+        key = (m.colour, frm, m.die, m.pair)
+        if key not in seen:
+            seen.add(key)
+            result.append(m)
+    return result
+
+
+class Search:
+    """Max over the sequences of moves the player makes before anyone else acts."""
+
+    def __init__(self, state: State, budget: int = NODE_BUDGET) -> None:
+        self.me = state.turn
+        self.evaluator = Evaluator(state, self.me)
+        self.memo: dict[tuple, float] = {}
+        self.budget = budget
+        self.nodes = 0
+        self.planner: HandPlanner | None = None
+
+    def _continues(self, state: State) -> bool:
+        return state.status == PLAYING and state.turn == self.me and state.awaiting == MOVE
+
+    def value(self, state: State) -> float:
+        """The best score reachable from `state` by our own moves (its static score if it is not ours)."""
+        if state.ruleset == "twodice":
+            if not self._continues(state):
+                return self.evaluator.evaluate(state)
+            if self.planner is None:
+                self.planner = HandPlanner(self.evaluator)
+            return self.planner.search(canonical(state.tokens), tuple(sorted(state.dice)))[1]
+        key = (
+            tuple(tuple(sorted(t)) for t in state.tokens),
+            tuple(sorted(state.dice)),
+            state.turn,
+            state.awaiting,
+            state.rolls,
+            state.status,
+        )
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        moves = ()
+        if self._continues(state) and self.nodes < self.budget:
+            self.nodes += 1
+            moves = legal_moves(state)
+        if moves:
+            result = max(self.value(apply_move(state, m)[0]) for m in _distinct(state, moves))
+        else:
+            result = self.evaluator.evaluate(state)
+        self.memo[key] = result
+        return result
+
+    def best(self, state: State, moves: tuple[Move, ...]) -> Move:
+        """The legal move that starts the best sequence (first in legal order among equals).
+
+        The first move is always applied by the engine, so the choice is one of `moves` whatever the
+        search below it simplifies.
+        """
+        best_move, best_value = moves[0], float("-inf")
+        for m in _distinct(state, moves):
+            v = self.value(apply_move(state, m)[0])
+            if v > best_value:
+                best_move, best_value = m, v
+        return best_move
+
+
+def strong_move(state: State, moves: tuple[Move, ...]) -> Move:
+    if len(moves) == 1:
+        return moves[0]
+    return Search(state).best(state, moves)
+
+
+def wants_to_play_first(state: State) -> bool:
+    """With `hold` and a roll owed: play numbers now rather than roll first?
+
+    Rolling first is usually better: more numbers in the hand means better choices. The exception is the
+    risk of three 6s, which loses the whole hand and undoes the moves made with those 6s: when the hand
+    already holds two 6s a third may follow, so we bank what we can first (moves made with other numbers
+    are never undone).
+    """
+    return state.dice.count(6) >= 2
