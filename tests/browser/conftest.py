@@ -1,0 +1,357 @@
+"""Browser tests: the real stack (daphne + Celery worker + beat, as `make run` starts them) driven by
+Debian's Chromium through Playwright's sync API.
+
+How the pieces fit:
+
+- The stack is started once per session, after pytest-django has created the test database, and is
+  pointed at it with DATABASE_URL (SQLite: the file var/test-db.sqlite3; PostgreSQL: test_<name>). The
+  session's REDIS_URL (tests/../conftest.py starts an embedded Redis when none is set) is inherited.
+- Each browser test uses `transactional_db`: what the test writes is committed, so the subprocesses see
+  it, and the tables are flushed afterwards. The subprocesses hold no connection open between requests
+  and tasks (CONN_MAX_AGE is 0; Celery closes its connection after each task), so a flush only ever waits
+  for a request or task in flight, never deadlocks. For SQLite the test database is switched to WAL so
+  readers never block the writer.
+- Browser tests run last in the session (see pytest_collection_modifyitems): while the stack runs no
+  other test holds a long transaction open on the shared database, and the Celery worker never meets a
+  Redis flushed under it by another test.
+- Subprocess logs go to tests/artifacts/logs/; a failing browser test shows what each process logged
+  during the test, and what the page printed to its console.
+- Playwright's sync API runs an event loop under the test, so Django's async-safety check would refuse
+  the ORM calls the tests (and the flush) make: DJANGO_ALLOW_ASYNC_UNSAFE is set while the browser is up.
+
+Without /usr/bin/chromium the browser tests are skipped, unless LUDOPAT_REQUIRE_BROWSER=1 (CI), which
+makes them fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+LOGS = ARTIFACTS / "logs"
+BIN = Path(sys.executable).parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+START_TIMEOUT = 30.0
+
+
+# ---------------------------------------------------------------------------------------------------
+# Collection: mark, order
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list
+) -> None:
+    """Every test under tests/browser is a browser test, and they all run after every other test."""
+    here = Path(__file__).parent
+    browser, other = [], []
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+            browser.append(item)
+        else:
+            other.append(item)
+    items[:] = other + browser
+
+
+def _require_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    message = f"browser tests need Debian's chromium at {CHROMIUM}"
+    if os.environ.get("LUDOPAT_REQUIRE_BROWSER") == "1":
+        pytest.fail(message + " (LUDOPAT_REQUIRE_BROWSER=1)", pytrace=False)
+    pytest.skip(message)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The stack
+
+
+@dataclass
+class Process:
+    name: str
+    proc: subprocess.Popen
+    log: Path
+    mark: int = 0  # log size when the current test started
+
+    def since_mark(self, limit: int = 20000) -> str:
+        with self.log.open("rb") as handle:
+            handle.seek(self.mark)
+            text = handle.read().decode("utf-8", "replace")
+        return text if len(text) <= limit else "...\n" + text[-limit:]
+
+    def set_mark(self) -> None:
+        self.mark = self.log.stat().st_size
+
+
+@dataclass
+class Stack:
+    base_url: str
+    processes: list[Process] = field(default_factory=list)
+
+    def url(self, path: str = "/") -> str:
+        return self.base_url + path
+
+    def check_alive(self) -> None:
+        for p in self.processes:
+            if p.proc.poll() is not None:
+                raise RuntimeError(
+                    f"{p.name} exited with code {p.proc.returncode}:\n{p.since_mark()}"
+                )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database_url() -> str:
+    """A URL for the test database pytest-django created (connection settings now name it)."""
+    from django.db import connection
+
+    conf = connection.settings_dict
+    engine = conf["ENGINE"]
+    if engine == "django.db.backends.sqlite3":
+        return f"sqlite:///{conf['NAME']}"
+    if engine in ("django.db.backends.postgresql", "django.contrib.gis.db.backends.postgis"):
+        user = quote(conf.get("USER") or "", safe="")
+        password = quote(conf.get("PASSWORD") or "", safe="")
+        auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+        host = conf.get("HOST") or "127.0.0.1"
+        port = f":{conf['PORT']}" if conf.get("PORT") else ""
+        return f"postgres://{auth}{host}{port}/{conf['NAME']}"
+    raise RuntimeError(f"browser tests don't know how to share a {engine} test database")
+
+
+def _use_wal() -> None:
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        connection.close()
+
+
+def _wait_for_port(port: int, proc: Process) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.proc.poll() is not None:
+            raise RuntimeError(
+                f"daphne exited with code {proc.proc.returncode}:\n{proc.since_mark()}"
+            )
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"daphne did not listen on port {port}:\n{proc.since_mark()}")
+
+
+def _wait_for_log(proc: Process, needle: str) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.proc.poll() is not None:
+            raise RuntimeError(
+                f"{proc.name} exited with code {proc.proc.returncode}:\n{proc.since_mark()}"
+            )
+        if needle in proc.since_mark():
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"{proc.name} did not log {needle!r} in time:\n{proc.since_mark()}")
+
+
+def _stop(processes: list[Process]) -> None:
+    for p in reversed(processes):
+        if p.proc.poll() is None:
+            p.proc.terminate()
+    deadline = time.monotonic() + 10
+    for p in processes:
+        try:
+            p.proc.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.proc.kill()
+            p.proc.wait(5)
+
+
+@pytest.fixture(scope="session")
+def live_stack(django_db_setup, django_db_blocker) -> Iterator[Stack]:
+    """daphne on a free 127.0.0.1 port, a Celery worker and beat, all on the test database."""
+    _require_chromium()
+    with django_db_blocker.unblock():
+        _use_wal()
+        database_url = _database_url()
+    LOGS.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(
+        DATABASE_URL=database_url,
+        REDIS_URL=os.environ["REDIS_URL"],
+        LUDOPAT_TEST_SEEDS="1",
+        DJANGO_SETTINGS_MODULE="ludopat.settings",
+        PYTHONUNBUFFERED="1",
+    )
+    port = _free_port()
+    workdir = tempfile.mkdtemp(prefix="ludopat-beat-")
+    commands = {
+        "daphne": [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+                   "ludopat.asgi:application"],
+        "worker": [str(BIN / "celery"), "-A", "ludopat", "worker", "--loglevel", "INFO",
+                   "--concurrency", "2", "--without-gossip", "--without-mingle"],
+        "beat": [str(BIN / "celery"), "-A", "ludopat", "beat", "--loglevel", "INFO",
+                 "--schedule", str(Path(workdir) / "celerybeat-schedule")],
+    }  # fmt: skip
+    stack = Stack(base_url=f"http://127.0.0.1:{port}")
+    try:
+        for name, cmd in commands.items():
+            log = LOGS / f"{name}.log"
+            handle = log.open("wb")
+            proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT)
+            handle.close()
+            stack.processes.append(Process(name, proc, log))
+        daphne, worker, _beat = stack.processes
+        _wait_for_port(port, daphne)
+        _wait_for_log(worker, "ready.")
+        yield stack
+    finally:
+        _stop(stack.processes)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The browser
+
+
+@pytest.fixture(scope="session")
+def browser(live_stack):
+    from playwright.sync_api import sync_playwright
+
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def live(live_stack, browser, transactional_db, request) -> Iterator[Stack]:
+    """The running stack for one test, on a database this test may write to (flushed afterwards)."""
+    live_stack.check_alive()
+    for p in live_stack.processes:
+        p.set_mark()
+    request.node._live_stack = live_stack
+    yield live_stack
+
+
+@pytest.fixture
+def new_page(live, browser, request) -> Iterator[Callable]:
+    """new_page(viewport=DESKTOP) -> a Page in its own browser context (its own cookies: its own
+    person); console errors and uncaught page errors are kept for the failure report."""
+    contexts = []
+    console: list[str] = []
+    request.node._browser_console = console
+
+    def make(viewport: dict | None = None, **context_options):
+        context = browser.new_context(
+            viewport=viewport or DESKTOP, base_url=live.base_url, **context_options
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        label = f"page {len(contexts)}"
+        page.on(
+            "console",
+            lambda msg: (
+                console.append(f"[{label} console.{msg.type}] {msg.text}")
+                if msg.type in ("error", "warning")
+                else None
+            ),
+        )
+        page.on("pageerror", lambda exc: console.append(f"[{label} pageerror] {exc}"))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_page):
+    """One desktop-sized page."""
+    return new_page()
+
+
+def screenshot(page, name: str, full_page: bool = True) -> Path:
+    """Save a screenshot as tests/artifacts/<name>.png (git-ignored) and return its path."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def screenshot_sizes(page, name: str) -> list[Path]:
+    """The page at desktop (1280x800) and phone (390x844) sizes: <name>-desktop.png, <name>-phone.png."""
+    paths = []
+    original = page.viewport_size
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)  # let layout settle after the resize
+        paths.append(screenshot(page, f"{name}-{label}"))
+    if original:
+        page.set_viewport_size(original)
+    return paths
+
+
+@pytest.fixture
+def shoot() -> Callable:
+    """shoot(page, name): one screenshot into tests/artifacts/."""
+    return screenshot
+
+
+@pytest.fixture
+def shoot_sizes() -> Callable:
+    """shoot_sizes(page, name): desktop and phone screenshots into tests/artifacts/."""
+    return screenshot_sizes
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call" and report.failed:
+        console = getattr(item, "_browser_console", None)
+        if console:
+            report.sections.append(("browser console", "\n".join(console)))
+        stack = getattr(item, "_live_stack", None)
+        if stack is not None:
+            for p in stack.processes:
+                text = p.since_mark()
+                if text.strip():
+                    report.sections.append((f"{p.name} log (this test)", text))
+    return report
