@@ -470,3 +470,136 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+# --- a plain reference: the rules read literally, on whole positions, no canonical form or memo ------
+
+
+def _ref_step(t: dict, mine, colour: str, index: int, die) -> dict | None:
+    """The position after moving (colour, index) by `die` (an int, or a list of dice for the total)."""
+    frm = t[colour][index]
+    step = sum(die) if isinstance(die, list) else die
+    if frm == 56 or (frm == -1 and step != 6) or (frm != -1 and frm + step > 56):
+        return None
+    dest = 0 if frm == -1 else frm + step
+    after = {c: list(v) for c, v in t.items()}
+    if dest <= 50:
+        here = (13 * twodice.CORNER[colour] + dest) % 52
+        victims = [
+            (c, i)
+            for c in after
+            if c not in mine
+            for i, p in enumerate(after[c])
+            if 0 <= p <= 50 and (13 * twodice.CORNER[c] + p) % 52 == here
+        ]
+        for c, i in victims:
+            after[c][i] = -1
+        if victims:
+            dest = 56
+    after[colour][index] = dest
+    return after
+
+
+def _ref_options(t: dict, mine, hand: list):
+    """(colour, index, die, after, dice_used, wins) for every candidate move, illegal kills included."""
+    left = [(c, i) for c in mine for i, p in enumerate(t[c]) if p != 56]
+    if len(left) == 1 and 0 <= t[left[0][0]][left[0][1]] <= 50:
+        c, i = left[0]
+        after = _ref_step(t, mine, c, i, list(hand))
+        if after is not None:
+            yield (
+                c,
+                i,
+                "total",
+                after,
+                len(hand),
+                all(after[x][j] == 56 for x in mine for j in range(4)),
+            )
+        return
+    for c in mine:
+        for i in range(4):
+            for d in sorted(set(hand)):
+                after = _ref_step(t, mine, c, i, d)
+                if after is not None:
+                    wins = all(after[x][j] == 56 for x in mine for j in range(4))
+                    yield c, i, d, after, 1, wins
+
+
+def _ref_killed(t: dict, after: dict, mine) -> bool:
+    return any(after[c] != t[c] for c in t if c not in mine)
+
+
+def _ref_value(t: dict, mine, hand: list, option) -> int | None:
+    """Dice played by the best sequence starting with `option`; None if the option is an illegal kill."""
+    c, i, d, after, used, wins = option
+    rest = list(hand)
+    if d == "total":
+        rest = []
+    else:
+        rest.remove(d)
+    if wins:
+        return len(hand)
+    more = _ref_most(after, mine, rest)
+    if _ref_killed(t, after, mine) and rest and more < len(rest):
+        return None
+    return used + more
+
+
+_REF_MEMO: dict = {}
+
+
+def _ref_most(t: dict, mine, hand: list) -> int:
+    if not hand:
+        return 0
+    key = (tuple(tuple(v) for v in t.values()), mine, tuple(sorted(hand)))  # plain, not canonical
+    if key not in _REF_MEMO:
+        values = [_ref_value(t, mine, hand, o) for o in _ref_options(t, mine, hand)]
+        _REF_MEMO[key] = max([v for v in values if v is not None], default=0)
+    return _REF_MEMO[key]
+
+
+def _ref_legal(state: State) -> set[tuple]:
+    mine = state.players[state.turn]
+    t = {c: list(v) for c, v in zip(state.colours, state.tokens, strict=True)}
+    hand = list(state.dice)
+    scored = []
+    for option in _ref_options(t, mine, hand):
+        value = _ref_value(t, mine, hand, option)
+        if value is not None:
+            c, i, d, after, _, _ = option
+            scored.append((value, (c, i, d, after[c][i])))
+    best = max((v for v, _ in scored), default=None)
+    return {m for v, m in scored if v == best}
+
+
+@pytest.mark.slow
+def test_legal_moves_match_a_plain_reading_of_the_rules():
+    rng = random.Random(2024)
+    checked = 0
+    for _ in range(500):
+        # Crowded positions near kills and home: most seeds out, a few on the track close together.
+        choices = [56, 56, 56, -1, *range(0, 56, 3), *range(44, 56)]
+        toks = tuple(tuple(rng.choice(choices) for _ in range(4)) for _ in COLOURS)
+        hand = tuple(rng.randint(1, 6) for _ in range(rng.choice([2, 2, 2, 3, 3, 4])))
+        turn = rng.randint(0, 1)
+        s = State("twodice", (), PLAYERS, COLOURS, toks, awaiting=MOVE, dice=hand, turn=turn)
+        opp = [p for c in PLAYERS[1 - turn] for p in tokens(s)[c]]
+        mine = [p for c in PLAYERS[turn] for p in tokens(s)[c]]
+        if all(p == 56 for p in mine) or all(p == 56 for p in opp):
+            continue
+        # Opponents never share a track square in a real game; skip positions where they would.
+        squares = [
+            {
+                twodice.square(twodice.CORNER[c], p)
+                for c in side
+                for p in tokens(s)[c]
+                if 0 <= p <= 50
+            }
+            for side in PLAYERS
+        ]
+        if squares[0] & squares[1]:
+            continue
+        _REF_MEMO.clear()
+        assert legal(s) == _ref_legal(s), (toks, hand, turn)
+        checked += 1
+    assert checked > 200
