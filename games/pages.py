@@ -1,0 +1,345 @@
+"""Read-only pages about games: how to play each rule set, replays, fair-dice verification.
+
+Thin views: the replay is the engine replaying the game's record (`games.records.record_for`), turned
+into one JSON step per action for static/js/replay.js; verification happens in the browser
+(static/js/verify.js) from the record the game page offers for download, so nobody has to trust the
+server's word that its dice were fair.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+
+from . import engine
+from .board_layout import token_cell
+from .board_view import board_context
+from .engine.board import CORNER
+from .engine.replay import Roll, parse_record
+from .engine.state import EngineError, Event, State
+
+CELL = 40
+
+RULESETS: dict[str, dict[str, str]] = {
+    "classic": {
+        "title": "Classic",
+        "summary": "The family game for 2 to 4 players: safe stars, pairs that can't be captured, "
+        "a bonus roll for a 6, a capture or a token home. The first player home wins.",
+    },
+    "duel": {
+        "title": "Duel",
+        "summary": "Red against Blue from opposite corners. A capture sends the whole stack back "
+        "to its yard, and only a 6 rolls again.",
+    },
+    "places": {
+        "title": "Places",
+        "summary": "Play on until every place is decided, scoring 10, 6, 3 and 0. Three 6s undo "
+        "all three. Add UP Way pairs and hold-dice numbers if you like.",
+    },
+    "twodice": {
+        "title": "Two dice",
+        "summary": "The Nigerian game for two: two dice, two colours each, kill to get out, no safe "
+        "squares, and the last seed runs the whole roll.",
+    },
+}
+
+
+# ---------------------------------------------------------------------------------------------------
+# How to play
+
+
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/pages/rules_index.html", {"rulesets": _ruleset_list()})
+
+
+def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
+    if ruleset not in RULESETS:
+        return _not_found(
+            request,
+            "No such rule set",
+            f"Ludopat has no rule set called “{ruleset}”. It plays classic, duel, places and "
+            "twodice.",
+            link=(reverse("rules_index"), "See every rule set"),
+        )
+    context = {"ruleset": ruleset, **RULESETS[ruleset], "rulesets": _ruleset_list()}
+    return render(request, f"games/pages/rules/{ruleset}.html", context)
+
+
+def _ruleset_list() -> list[dict[str, str]]:
+    return [{"name": name, **info} for name, info in RULESETS.items()]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Replay
+
+
+def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = _game_or_none(game_id)
+    if game is None:
+        return _game_not_found(request, game_id)
+    from .records import record_for
+
+    current = getattr(game, "round", 1) or 1
+    number = _round_number(request.GET.get("round"), current)
+    if number is None:
+        return _not_found(
+            request,
+            "No such round",
+            "This game has no round with that number.",
+            link=(reverse("game_replay", args=[game_id]), "Replay the latest round"),
+        )
+    record = record_for(game) if number == current else record_for(game, number)
+    context: dict[str, Any] = {
+        "game_id": game_id,
+        "game_url": _game_url(game_id),
+        "round": number,
+        "rounds": list(range(1, current + 1)) if current > 1 else [],
+    }
+    try:
+        data = replay_data(record)
+    except EngineError as error:  # a record the engine refuses: say so rather than fail
+        context["error"] = str(error)
+        return render(request, "games/pages/replay.html", context)
+    over = number < current or bool(getattr(game, "is_over", False))
+    context.update(
+        replay=data,
+        finished=data["finished"] or over,
+        steps=data["steps"],
+        **board_context({}),  # the empty board; replay.js draws the tokens of each step
+    )
+    return render(request, "games/pages/replay.html", context)
+
+
+def _round_number(value: str | None, current: int) -> int | None:
+    """The round asked for (the current one by default), or None if there is no such round."""
+    if value in (None, ""):
+        return current
+    try:
+        number = int(value)
+    except ValueError:
+        return None
+    return number if 1 <= number <= current else None
+
+
+def replay_data(record: dict[str, Any]) -> dict[str, Any]:
+    """Everything replay.js needs: the board geometry of each colour and one step per action.
+
+    Step 0 is the position before the first roll; step n is the position after action n-1, with a
+    sentence saying what happened. Raises EngineError (MalformedError/IllegalMoveError) for a record
+    the engine can't replay.
+    """
+    parsed = parse_record(record)
+    state = engine.new_game(parsed.ruleset, parsed.players, parsed.options)
+    names = _player_names(record, parsed.players)
+    corners = _corners(state)
+    steps = [_step(state, 0, "The game begins.", None)]
+    for at, action in enumerate(parsed.actions, start=1):
+        mover = state.turn
+        try:
+            if isinstance(action, Roll):
+                state, events = engine.roll(state, action.dice)
+            else:
+                state, events = engine.move(
+                    state, action.colour, action.index, action.die, action.pair
+                )
+        except engine.IllegalMoveError as error:
+            raise engine.IllegalMoveError(f"action {at - 1}: {error}") from None
+        text = describe(events, names, mover, state)
+        steps.append(_step(state, at, text, mover))
+    return {
+        "ruleset": parsed.ruleset,
+        "options": dict(state.options),
+        "players": [
+            {"name": names[i], "colours": list(colours)} for i, colours in enumerate(parsed.players)
+        ],
+        "geometry": {colour: _geometry(corners[colour]) for colour in state.colours},
+        "steps": steps,
+        "finished": state.finished,
+        "places": [names[p] for p in state.places],
+    }
+
+
+def _corners(state: State) -> dict[str, int]:
+    """Which corner each colour plays from: its own, except duel's blue, which sits opposite red."""
+    corners = {colour: CORNER[colour] for colour in state.colours}
+    if state.ruleset == "duel":
+        corners["blue"] = 2
+    return corners
+
+
+def _geometry(corner: int) -> dict[str, list[list[float]]]:
+    """Board coordinates (SVG units) of a colour's four yard spots and of progress 0..56."""
+
+    def point(cell: tuple[float, float]) -> list[float]:
+        row, col = cell
+        return [col * CELL + CELL / 2, row * CELL + CELL / 2]
+
+    return {
+        "yard": [point(token_cell(corner, i, -1)) for i in range(4)],
+        "path": [point(token_cell(corner, 0, p)) for p in range(57)],
+    }
+
+
+def _step(state: State, at: int, text: str, mover: int | None) -> dict[str, Any]:
+    return {
+        "n": at,
+        "text": text,
+        "mover": mover,
+        "turn": state.turn,
+        "dice": list(state.dice),
+        "awaiting": state.awaiting,
+        "status": state.status,
+        "tokens": {c: list(t) for c, t in zip(state.colours, state.tokens, strict=True)},
+        "places": list(state.places),
+    }
+
+
+def _player_names(record: dict[str, Any], players: tuple[tuple[str, ...], ...]) -> list[str]:
+    names = record.get("names")
+    out = []
+    for i, colours in enumerate(players):
+        name = names[i] if isinstance(names, list) and i < len(names) else None
+        label = " and ".join(colours)
+        out.append(f"{name} ({label})" if isinstance(name, str) and name else label.capitalize())
+    return out
+
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def _where(progress: int | None) -> str:
+    if progress is None:
+        return "?"
+    if progress < 0:
+        return "the yard"
+    if progress == 0:
+        return "its start square"
+    if progress <= 50:
+        return f"square {progress} of its way round"
+    if progress <= 55:
+        return f"its home column ({progress - 50} of 5)"
+    return "home"
+
+
+def _token(token: tuple[str, int] | None) -> str:
+    if token is None:
+        return "a token"
+    colour, index = token
+    return f"{colour} {index + 1}"
+
+
+def describe(events: list[Event], names: list[str], mover: int, state: State) -> str:
+    """One or more sentences for what an action did, from the engine's events."""
+    parts: list[str] = []
+    for event in events:
+        kind = event.kind
+        who = names[event.player] if event.player is not None else names[mover]
+        if kind == "rolled":
+            dice = " and ".join(str(d) for d in event.dice or ())
+            parts.append(f"{names[mover]} rolls {dice}.")
+        elif kind == "moved":
+            if event.frm is not None and event.frm < 0:
+                parts.append(f"{_token(event.token).capitalize()} comes out onto its start square.")
+            else:
+                parts.append(
+                    f"{_token(event.token).capitalize()} moves from {_where(event.frm)} "
+                    f"to {_where(event.to)}."
+                )
+        elif kind == "captured":
+            parts.append(
+                f"{_token(event.token).capitalize()} is captured and goes back to its yard."
+            )
+        elif kind == "killed":
+            parts.append(f"{_token(event.token).capitalize()} kills and leaves the board.")
+        elif kind == "home":
+            parts.append(f"{_token(event.token).capitalize()} reaches home.")
+        elif kind == "bonus_roll":
+            parts.append("That earns another roll.")
+        elif kind == "three_sixes":
+            parts.append("Three 6s in a row!")
+        elif kind == "undone":
+            parts.append(f"{_token(event.token).capitalize()} goes back to {_where(event.to)}.")
+        elif kind == "restored":
+            parts.append(f"{_token(event.token).capitalize()} comes back to {_where(event.to)}.")
+        elif kind == "dice_lost":
+            dice = " and ".join(str(d) for d in event.dice or ())
+            parts.append(
+                f"The unusable {dice} {'is' if len(event.dice or ()) == 1 else 'are'} lost."
+            )
+        elif kind == "turn_passed":
+            kinds = {e.kind for e in events}
+            if "rolled" in kinds and not kinds & {"moved", "dice_lost", "three_sixes"}:
+                parts.append("Nothing can move.")
+            parts.append(f"Over to {who}.")
+        elif kind == "player_finished":
+            place = ORDINALS.get((event.place or 0) + 1, "")
+            parts.append(f"{who} finishes {place}.")
+        elif kind == "game_over":
+            winner = names[state.places[0]] if state.places else names[mover]
+            parts.append(f"Game over: {winner} wins.")
+    return " ".join(parts) or "Nothing happens."
+
+
+# ---------------------------------------------------------------------------------------------------
+# Verify
+
+
+def verify(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = _game_or_none(game_id)
+    if game is None:
+        return _game_not_found(request, game_id)
+    context = {
+        "game_id": game_id,
+        "game_url": _game_url(game_id),
+        "record_url": _record_url(game_id),
+    }
+    return render(request, "games/pages/verify.html", context)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Helpers
+
+
+def _game_or_none(game_id: str):
+    try:
+        from .models import Game
+    except ImportError:  # the game models are not built yet: no game exists
+        return None
+    try:
+        return Game.objects.filter(pk=game_id).first()
+    except (ValueError, TypeError):
+        return None
+
+
+def _game_url(game_id: str) -> str | None:
+    try:
+        return reverse("game", args=[game_id])
+    except NoReverseMatch:
+        return None
+
+
+def _record_url(game_id: str) -> str:
+    try:
+        return reverse("game_record", args=[game_id])
+    except NoReverseMatch:
+        return f"/games/{game_id}/record.json"
+
+
+def _game_not_found(request: HttpRequest, game_id: str) -> HttpResponse:
+    return _not_found(
+        request,
+        "No such game",
+        "There is no game at this address. Check the link: game addresses are long and every "
+        "character counts.",
+        link=(reverse("home"), "Start a new game"),
+    )
+
+
+def _not_found(
+    request: HttpRequest, title: str, message: str, link: tuple[str, str] | None = None
+) -> HttpResponse:
+    context = {"title": title, "message": message, "link": link}
+    return render(request, "games/pages/not_found.html", context, status=404)

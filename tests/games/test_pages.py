@@ -1,0 +1,132 @@
+"""The read-only game pages: how to play, replays and fair-dice verification."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from games.engine.verify import verify_record
+from games.pages import RULESETS, replay_data
+from tests.browser.records import play_record
+
+# ---------------------------------------------------------------------------------------------------
+# How to play
+
+
+def test_rules_index_lists_every_rule_set(client):
+    page = client.get("/rules/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    for name in ("classic", "duel", "places", "twodice"):
+        assert f'href="/rules/{name}/"' in html
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_each_rule_set_has_a_how_to_play_page(client, name):
+    page = client.get(f"/rules/{name}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f"How to play {RULESETS[name]['title']}" in html
+    assert 'id="board"' in html and 'id="dice"' in html  # the shared board and fair-dice sections
+    for other in set(RULESETS) - {name}:  # links to the others
+        assert f'href="/rules/{other}/"' in html
+
+
+@pytest.mark.parametrize(
+    ("name", "facts"),
+    [
+        ("classic", ["pair", "third 6 is cancelled", "2 tokens", "travelled"]),
+        ("duel", ["opposite corner", "Only a 6 earns another roll", "Red starts every round"]),
+        ("places", ["cancel all three", "10, 6, 3 and 0"]),
+        ("twodice", ["double six", "no safe squares", "Kill to get out", "total"]),
+    ],
+)
+def test_rule_pages_state_the_rules_that_set_them_apart(client, name, facts):
+    html = client.get(f"/rules/{name}/").content.decode()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+    for fact in facts:
+        assert fact.lower() in text.lower(), f"{name} rules don't mention {fact!r}"
+
+
+def test_places_rules_explain_the_up_way_pairs_and_hold_options(client):
+    html = client.get("/rules/places/").content.decode()
+    assert 'id="pairs"' in html and 'id="hold"' in html
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+    assert "a 2 moves it 1 square, a 4 moves it 2, a 6 moves it 3" in text
+    assert "On a 1, 3 or 5 a pair can't move" in text
+    assert "hand" in text and "owe" in text
+
+
+def test_an_unknown_rule_set_is_a_404_that_says_so(client):
+    page = client.get("/rules/snakes/")
+    assert page.status_code == 404
+    assert "No such rule set" in page.content.decode()
+    assert 'href="/rules/"' in page.content.decode()
+
+
+# ---------------------------------------------------------------------------------------------------
+# Replay data (the engine replaying a record, no database)
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "duel", "places", "twodice"])
+def test_replay_data_has_one_step_per_action_ending_in_the_result(ruleset):
+    record = play_record(ruleset)
+    data = replay_data(record)
+    steps = data["steps"]
+    assert len(steps) == len(record["actions"]) + 1
+    assert steps[0]["text"] == "The game begins."
+    assert all(p == -1 for tokens in steps[0]["tokens"].values() for p in tokens)
+    assert steps[-1]["status"] == "finished" and data["finished"]
+    assert "Game over" in steps[-1]["text"]
+    assert steps[1]["text"].startswith("Alice (")  # who rolled, by name
+    assert data["places"][0] in steps[-1]["text"]
+    json.dumps(data)  # embeddable as it is
+
+
+def test_replay_steps_follow_the_record():
+    record = play_record("classic")
+    steps = replay_data(record)["steps"]
+    first_roll = record["actions"][0]["roll"]
+    assert steps[1]["dice"] == first_roll
+    assert steps[1]["text"] == f"Alice (red) rolls {first_roll[0]}." + (
+        "" if first_roll[0] == 6 else " Nothing can move. Over to Bob (yellow)."
+    )
+
+
+def test_replay_geometry_puts_duel_blue_opposite_red():
+    duel = replay_data(play_record("duel"))["geometry"]
+    classic = replay_data(play_record("classic", players=[["red"], ["blue"]]))["geometry"]
+    # Duel's blue plays from corner 2 (bottom right), where yellow usually sits.
+    assert (
+        duel["blue"]["path"][0]
+        == replay_data(play_record("classic"))["geometry"]["yellow"]["path"][0]
+    )
+    assert classic["blue"]["path"][0] != duel["blue"]["path"][0]
+    assert duel["red"]["path"][56] != duel["blue"]["path"][56]
+
+
+def test_replay_data_refuses_a_record_with_an_illegal_action():
+    record = play_record("classic")
+    record["actions"][0] = {"roll": [7]}
+    from games.engine import EngineError
+
+    with pytest.raises(EngineError):
+        replay_data(record)
+
+
+def test_the_test_records_are_fair():
+    assert verify_record(play_record("twodice"))[0]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Game pages
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["replay", "verify"])
+def test_a_missing_game_is_a_404_with_a_clear_message(client, page):
+    response = client.get(f"/games/no-such-game/{page}/")
+    assert response.status_code == 404
+    assert "No such game" in response.content.decode()
