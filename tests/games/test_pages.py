@@ -130,3 +130,85 @@ def test_a_missing_game_is_a_404_with_a_clear_message(client, page):
     response = client.get(f"/games/no-such-game/{page}/")
     assert response.status_code == 404
     assert "No such game" in response.content.decode()
+
+
+def _local_game(finish: bool):
+    """A pass & play quick game (classic, 2 tokens each) played through games.actions, to the end
+    if `finish`, else for a few actions."""
+    from games import engine
+    from games.actions import Actor, SeatSpec, create_game, do_move, do_roll, engine_state
+    from games.models import Game
+
+    actor = Actor(None, "owner-key")
+    game = create_game(
+        actor,
+        "local",
+        "classic",
+        {"tokens": 2},
+        [SeatSpec("local", "Alice"), SeatSpec("local", "Bob")],
+    )
+    for _ in range(5000 if finish else 6):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != Game.Status.PLAYING:
+            break
+        state = engine_state(game)
+        if engine.can_roll(state):
+            do_roll(game.pk, actor, None)
+        else:
+            move = engine.legal_moves(state)[0]
+            do_move(game.pk, actor, None, move.colour, move.index, move.die, move.pair)
+    return Game.objects.get(pk=game.pk)
+
+
+def _embedded(html: str, element_id: str):
+    match = re.search(
+        rf'<script id="{element_id}" type="application/json">(.*?)</script>', html, re.S
+    )
+    assert match, f"no {element_id} in the page"
+    return json.loads(match.group(1))
+
+
+@pytest.mark.django_db
+def test_the_replay_page_carries_every_step_of_a_finished_game(client):
+    from games.records import record_for
+
+    game = _local_game(finish=True)
+    assert game.status == "finished"
+    page = client.get(f"/games/{game.pk}/replay/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    data = _embedded(html, "replay-data")
+    record = record_for(game)
+    assert len(data["steps"]) == len(record["actions"]) + 1
+    assert data["steps"][-1]["status"] == "finished"
+    assert [p["name"].split(" (")[0] for p in data["players"]] == ["Alice", "Bob"]
+    assert data["places"][0] in html  # the winner is named
+    assert f'href="/games/{game.pk}/verify/"' in html
+    assert 'data-go="next"' in html and 'type="range"' in html
+
+
+@pytest.mark.django_db
+def test_an_unfinished_game_has_no_replay_yet(client):
+    game = _local_game(finish=False)
+    html = client.get(f"/games/{game.pk}/replay/").content.decode()
+    assert "still being played" in html
+    assert "replay-data" not in html
+
+
+@pytest.mark.django_db
+def test_a_round_that_does_not_exist_is_a_404(client):
+    game = _local_game(finish=False)
+    assert client.get(f"/games/{game.pk}/replay/?round=7").status_code == 404
+    assert client.get(f"/games/{game.pk}/replay/?round=x").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_verify_page_points_at_the_game_record(client):
+    game = _local_game(finish=True)
+    page = client.get(f"/games/{game.pk}/verify/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f'data-record-url="/games/{game.pk}/record.json"' in html
+    assert "js/verify.js" in html
+    record = client.get(f"/games/{game.pk}/record.json").json()
+    assert verify_record(record)[0]  # what the page will check does verify
