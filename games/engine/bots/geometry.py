@@ -1,18 +1,17 @@
-"""Board facts the bots need, read straight from RULES.md sections 1 and 6.
+"""What the bots need to know about the board: corners, squares, safety and the chance of a hit.
 
-Kept here (not imported from a rule set module) so a bot only depends on the public engine API: the
-rule set modules stay free to change their private helpers.
+The board itself (corners, safe squares) comes from `board.py`; the hit tables are the bots' own model
+of the dice (RULES.md sections 2 and 6).
 """
 
 from __future__ import annotations
 
+from ..board import CORNER as CORNERS
+from ..board import SAFE_SQUARES, TRACK_SQUARES
+from ..duel import CORNERS as DUEL_CORNERS
 from ..state import HOME, LAST_TRACK, YARD, State
 
-TRACK = 52
-CORNERS = {"red": 0, "green": 1, "yellow": 2, "blue": 3}
-# `duel` seats blue on the corner opposite red.
-DUEL_CORNERS = {"red": 0, "blue": 2}
-SAFE_SQUARES = frozenset({0, 8, 13, 21, 26, 34, 39, 47})
+TRACK = TRACK_SQUARES
 
 
 def corners(state: State) -> tuple[int, ...]:
@@ -73,7 +72,3 @@ def _two_dice_hits() -> tuple[float, ...]:
 
 ONE_DIE_HITS = _one_die_hits()
 TWO_DICE_HITS = _two_dice_hits()
-
-
-def hit_table(state: State) -> tuple[float, ...]:
-    return TWO_DICE_HITS if state.ruleset == "twodice" else ONE_DIE_HITS
