@@ -1,32 +1,153 @@
-"""Turns token positions into what the board partial draws (cells, yards, token circles)."""
+"""Turns token positions into what the board partial draws (cells, yards, tokens, targets, paths)."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 
-from .board_layout import COLOURS, board_cells, token_cell, yards
+from .board_layout import COLOURS, board_cells, token_cell, track_cell, yards
+from .board_layout import home_column_cells as _column
 
 CELL = 40
+DEFAULT_CORNERS = {colour: corner for corner, colour in enumerate(COLOURS)}
+DUEL_CORNERS = {"red": 0, "blue": 2}
 
 
-def board_context(tokens: dict[str, list[int]]) -> dict:
-    """Context for templates/partials/board.svg.html; tokens sharing a cell are fanned out to stay readable."""
-    placed: dict[tuple[float, float], list[tuple[str, int]]] = defaultdict(list)
+def corners_for(ruleset: str | None) -> dict[str, int]:
+    return dict(DUEL_CORNERS) if ruleset == "duel" else dict(DEFAULT_CORNERS)
+
+
+def _centre(cell: tuple[float, float]) -> tuple[float, float]:
+    row, col = cell
+    return col * CELL + CELL / 2, row * CELL + CELL / 2
+
+
+def _spread(n: int) -> list[tuple[float, float, float]]:
+    """Offsets (dx, dy) and radius for n tokens sharing one cell: readable, never hidden."""
+    if n == 1:
+        return [(0, 0, 14)]
+    if n == 2:
+        return [(-7, -5, 11), (7, 5, 11)]
+    cols = math.ceil(math.sqrt(n))
+    step = 30 / cols
+    radius = max(5.5, step / 2 + 0.5)
+    out = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        out.append(((c - (cols - 1) / 2) * step, (r - (cols - 1) / 2) * step, radius))
+    return out
+
+
+def cell_for(corner: int, index: int, progress: int) -> tuple[float, float]:
+    return token_cell(corner, index, progress)
+
+
+def path_cells(corner: int, frm: int, to: int) -> list[tuple[float, float]]:
+    """The cells a token passes through from progress `frm` to `to` (both excluded: the steps between)."""
+    if frm < 0:
+        return []
+    cells = []
+    for p in range(frm + 1, min(to, 56)):
+        if p <= 50:
+            cells.append(track_cell(13 * corner + p))
+        elif p <= 55:
+            cells.append(_column(corner)[p - 51])
+    return cells
+
+
+def board_context(
+    tokens: Mapping[str, Iterable[int]],
+    *,
+    ruleset: str | None = None,
+    movable: Iterable[tuple[str, int]] = (),
+    targets: Iterable[dict] = (),
+    last_moved: tuple[str, int] | None = None,
+) -> dict:
+    """Context for templates/partials/board.svg.html.
+
+    `movable`: tokens the viewer can move now; `targets`: the legal moves ({colour, index, to, ...}),
+    drawn as glowing destinations with the path to them.
+    """
+    corners = corners_for(ruleset)
+    corner_colour = {corner: colour for colour, corner in corners.items()}
+    movable = set(movable)
+    placed: dict[tuple[float, float], list[tuple[str, int, int]]] = defaultdict(list)
     for colour, progresses in tokens.items():
-        corner = COLOURS.index(colour)
+        corner = corners.get(colour, DEFAULT_CORNERS.get(colour, 0))
         for index, progress in enumerate(progresses):
-            placed[token_cell(corner, index, progress)].append((colour, index))
+            placed[token_cell(corner, index, progress)].append((colour, index, progress))
     drawn = []
-    for (row, col), group in placed.items():
-        for n, (colour, index) in enumerate(group):
-            shift = (n - (len(group) - 1) / 2) * 9 if len(group) > 1 else 0
+    for cell, group in placed.items():
+        cx, cy = _centre(cell)
+        for (colour, index, progress), (dx, dy, r) in zip(group, _spread(len(group)), strict=True):
             drawn.append(
                 {
                     "colour": colour,
                     "index": index,
                     "label": index + 1,
-                    "cx": col * CELL + CELL / 2 + shift,
-                    "cy": row * CELL + CELL / 2 - shift / 2,
+                    "progress": progress,
+                    "cx": round(cx + dx, 1),
+                    "cy": round(cy + dy, 1),
+                    "r": r,
+                    "small": r < 12,
+                    "movable": (colour, index) in movable,
+                    "last": last_moved == (colour, index),
+                    "where": _where(progress),
                 }
             )
-    return {"layout": {"cells": board_cells(), "yards": yards()}, "board_tokens": drawn}
+    drawn.sort(key=lambda t: (t["movable"], t["last"]))  # movable tokens on top, easy to hit
+    progress_of = {(c, i): p for c, ps in tokens.items() for i, p in enumerate(ps)}
+    drawn_targets = []
+    for t in targets:
+        colour, index, to = t["colour"], t["index"], t["to"]
+        corner = corners.get(colour, 0)
+        frm = progress_of.get((colour, index), -1)
+        x, y = _centre(token_cell(corner, index, min(to, 56)))
+        path = [_centre(c) for c in path_cells(corner, frm, to)]
+        drawn_targets.append(
+            {
+                **t,
+                "x": x,
+                "y": y,
+                "path": [{"x": px, "y": py} for px, py in path],
+            }
+        )
+    cells = []
+    for cell in board_cells():
+        cell = dict(cell)
+        if cell["kind"] == "start":
+            corner = cell["square"] // 13
+            cell["colour"] = corner_colour.get(corner, COLOURS[corner])
+            cell["rotate"] = 90 * corner
+            cell["inactive"] = corner not in corner_colour
+        elif cell["kind"] == "column":
+            corner = COLOURS.index(cell["colour"])
+            cell["colour"] = corner_colour.get(corner, COLOURS[corner])
+            cell["inactive"] = corner not in corner_colour
+        cells.append(cell)
+    yard_list = []
+    for corner, yard in enumerate(yards()):
+        yard = dict(yard)
+        yard["colour"] = corner_colour.get(corner, COLOURS[corner])
+        yard["inactive"] = bool(tokens) and corner not in corner_colour
+        yard["inactive"] = yard["inactive"] or (
+            bool(tokens) and yard["colour"] not in tokens and ruleset is not None
+        )
+        yard_list.append(yard)
+    centre = [corner_colour.get(k, COLOURS[k]) for k in range(4)]
+    return {
+        "layout": {"cells": cells, "yards": yard_list, "centre": centre},
+        "board_tokens": drawn,
+        "board_targets": drawn_targets,
+    }
+
+
+def _where(progress: int) -> str:
+    if progress < 0:
+        return "in the yard"
+    if progress >= 56:
+        return "home"
+    if progress > 50:
+        return f"in the home column, {56 - progress} from home"
+    return f"{progress} steps out"

@@ -1,3 +1,25 @@
-"""Game URLs: setup, the game page and its actions, records (filled in by the web-play work)."""
+"""Game URLs: setup, the game page and its actions (htmx POSTs), records."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("games/new/<str:mode>/", views.new_game, name="new_game"),
+    path("games/<str:game_id>/", views.game_page, name="game"),
+    path("games/<str:game_id>/live", views.live, name="game_live"),
+    path("games/<str:game_id>/record.json", views.record_json, name="game_record"),
+    path("games/<str:game_id>/roll", views.action, {"name": "roll"}, name="game_roll"),
+    path("games/<str:game_id>/move", views.action, {"name": "move"}, name="game_move"),
+    path("games/<str:game_id>/resign", views.action, {"name": "resign"}, name="game_resign"),
+    path("games/<str:game_id>/leave", views.action, {"name": "leave"}, name="game_leave"),
+    path("games/<str:game_id>/abandon", views.action, {"name": "abandon"}, name="game_abandon"),
+    path("games/<str:game_id>/join", views.action, {"name": "join"}, name="game_join"),
+    path("games/<str:game_id>/start", views.action, {"name": "start"}, name="game_start"),
+    path("games/<str:game_id>/seat", views.action, {"name": "seat"}, name="game_seat"),
+    path("games/<str:game_id>/seed", views.action, {"name": "seed"}, name="game_seed"),
+    path(
+        "games/<str:game_id>/new-round", views.action, {"name": "new_round"}, name="game_new_round"
+    ),
+    path("games/<str:game_id>/takeover", views.action, {"name": "takeover"}, name="game_takeover"),
+]

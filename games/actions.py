@@ -1,0 +1,1024 @@
+"""Every change to a game: one `do_*` function per player or system action.
+
+Each runs in one transaction holding a row lock on the Game (`select_for_update`; SQLite takes its write
+lock when the transaction starts), checks who acts, whose turn it is and the version the player saw,
+writes the Action log entry and the new state, bumps `version`, and only after the commit tells the game's
+group (WebSocket viewers) and schedules the computer's next turn. Any process may call these: a web view
+for a click, the consumer for a `ws-send`, a Celery worker for a bot turn.
+
+Errors are GameError subclasses carrying the HTTP status a view should answer with and a sentence a
+player can read; nothing is written when one is raised.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from . import engine, presence
+from .engine import fair
+from .engine.bots import ROLL_ACTION, choose_action
+from .models import Action, Game, Round, Seat
+
+log = logging.getLogger(__name__)
+
+ABSENT_HANDOVER_SECONDS = 120
+COLOUR_NAMES = {"red": "Red", "green": "Green", "yellow": "Yellow", "blue": "Blue"}
+
+
+# --- errors ------------------------------------------------------------------------------------------
+
+
+class GameError(Exception):
+    """A refused action: `status` is the HTTP answer, `str(error)` the sentence shown to the player."""
+
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        if status is not None:
+            self.status = status
+
+
+class GameNotFound(GameError):
+    status = 404
+
+
+class NotAllowed(GameError):
+    """The person asking may not do this at all (a spectator, someone else's seat)."""
+
+    status = 403
+
+
+class Conflict(GameError):
+    """Not now: out of turn, an illegal token, a finished game, someone to wait for."""
+
+    status = 409
+
+
+class StaleVersion(Conflict):
+    """The player acted on a board that has changed since; the client must resync."""
+
+
+# --- who is asking -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Actor:
+    """A person in a browser: the account if logged in, and the browser's own player key.
+
+    The key lives in the session (it survives logging in, which rotates the session id), so a game
+    started before signing in stays yours.
+    """
+
+    user_id: int | None
+    key: str
+    username: str = ""
+
+    @property
+    def is_authenticated(self) -> bool:
+        return self.user_id is not None
+
+    @classmethod
+    def system(cls) -> Actor:
+        return cls(None, "")
+
+
+PLAYER_KEY = "ludopat_player"
+
+
+def player_key(session) -> str:
+    key = session.get(PLAYER_KEY)
+    if not key:
+        key = secrets.token_urlsafe(24)
+        session[PLAYER_KEY] = key
+    return key
+
+
+def actor_for(user, session) -> Actor:
+    key = player_key(session)
+    if user is not None and user.is_authenticated:
+        return Actor(user.pk, key, user.get_username())
+    return Actor(None, key)
+
+
+def owns(game: Game, actor: Actor) -> bool:
+    if actor.user_id is not None and game.owner_id == actor.user_id:
+        return True
+    return bool(actor.key) and game.owner_key == actor.key
+
+
+def sits_in(seat: Seat, actor: Actor) -> bool:
+    if seat.kind != Seat.Kind.HUMAN:
+        return False
+    if actor.user_id is not None and seat.user_id == actor.user_id:
+        return True
+    return seat.user_id is None and bool(actor.key) and seat.player_key == actor.key
+
+
+def controls(game: Game, seat: Seat, actor: Actor) -> bool:
+    """Whether `actor` may act for `seat` (the owner plays every person's seat at a local table)."""
+    if game.mode == Game.Mode.FRIENDS:
+        return sits_in(seat, actor)
+    return seat.kind in (Seat.Kind.HUMAN, Seat.Kind.LOCAL) and owns(game, actor)
+
+
+def seats_of(game: Game, seats: list[Seat], actor: Actor) -> list[Seat]:
+    return [s for s in seats if controls(game, s, actor)]
+
+
+# --- engine state ------------------------------------------------------------------------------------
+
+_STATES: OrderedDict[tuple[str, int, int], engine.State] = OrderedDict()
+_STATES_MAX = 256
+
+
+def _players(game: Game) -> list[list[str]]:
+    return [list(p) for p in game.players]
+
+
+def engine_state(game: Game) -> engine.State:
+    """The current round's engine state, rebuilt from the Action log (kept per version in memory)."""
+    key = (game.pk, game.round, game.version)
+    cached = _STATES.get(key)
+    if cached is not None:
+        _STATES.move_to_end(key)
+        return cached
+    state = engine.new_game(game.ruleset, _players(game), game.options)
+    rows = Action.objects.filter(
+        game=game, round=game.round, kind__in=[Action.Kind.ROLL, Action.Kind.MOVE]
+    ).order_by("seq")
+    for row in rows.values_list("kind", "data"):
+        kind, data = row
+        if kind == Action.Kind.ROLL:
+            state, _ = engine.roll(state, data["roll"])
+        else:
+            body = data["move"]
+            colour, index = body["token"]
+            state, _ = engine.move(state, colour, index, body.get("die"), body.get("pair", False))
+    _remember(game, state)
+    return state
+
+
+def _remember(game: Game, state: engine.State) -> None:
+    _STATES[(game.pk, game.round, game.version)] = state
+    while len(_STATES) > _STATES_MAX:
+        _STATES.popitem(last=False)
+
+
+def seat_of_player(seats: list[Seat], colours) -> Seat:
+    colours = list(colours)
+    for seat in seats:
+        if list(seat.colours) == colours:
+            return seat
+    raise LookupError(f"no seat plays {colours}")
+
+
+def turn_seat(game: Game, seats: list[Seat], state: engine.State) -> Seat | None:
+    if game.status != Game.Status.PLAYING or state.finished:
+        return None
+    return seat_of_player(seats, state.players[state.turn])
+
+
+def colour_name(colour: str) -> str:
+    return COLOUR_NAMES.get(colour, colour.title())
+
+
+def seat_label(seat: Seat) -> str:
+    return f"{seat.display_name} ({'/'.join(colour_name(c) for c in seat.colours)})"
+
+
+# --- seeds -------------------------------------------------------------------------------------------
+
+
+def new_server_seed() -> str:
+    """A fresh seed; tests (LUDOPAT_TEST_SEEDS on) may fix it with LUDOPAT_FIXED_SERVER_SEED."""
+    if settings.LUDOPAT_TEST_SEEDS:
+        fixed = getattr(settings, "LUDOPAT_FIXED_SERVER_SEED", "") or ""
+        if re.fullmatch(r"[0-9a-f]{64}", fixed):
+            return fixed
+    return fair.new_server_seed()
+
+
+def _reseed(game: Game) -> None:
+    game.server_seed = new_server_seed()
+    game.server_seed_sha256 = fair.commitment(game.server_seed)
+    game.client_seed = ""
+    game.nonce = 0
+
+
+CLIENT_SEED_RE = re.compile(r"^[A-Za-z0-9 _.,:;!?@#$%^&*()\[\]{}+=~-]{1,64}$")
+
+
+# --- writing -----------------------------------------------------------------------------------------
+
+
+def _lock(game_id: str) -> Game:
+    if not isinstance(game_id, str) or not game_id:
+        raise GameNotFound("There is no game at this address. Check the link you were given.")
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound(
+            "There is no game at this address. Check the link you were given."
+        ) from None
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user").order_by("index"))
+
+
+def _check_version(game: Game, version: int | None) -> None:
+    if version is None:
+        return
+    if version != game.version:
+        raise StaleVersion("The board changed before your action arrived; here is the current one.")
+
+
+def _record(
+    game: Game, kind: str, seat: Seat | None = None, data: dict | None = None, text: str = ""
+) -> Action:
+    game.version += 1
+    return Action.objects.create(
+        game=game,
+        round=game.round,
+        seq=game.version,
+        seat=seat,
+        kind=kind,
+        data=data or {},
+        text=text[:300],
+    )
+
+
+def _save(game: Game, state: engine.State | None = None) -> None:
+    if state is not None:
+        game.state = state.to_json()
+        _remember(game, state)
+    game.save()
+    _after_commit(game.pk, game.version)
+
+
+def _after_commit(game_id: str, version: int) -> None:
+    transaction.on_commit(lambda: notify(game_id, version))
+    transaction.on_commit(lambda: schedule_bot(game_id, version))
+
+
+def group_name(game_id: str) -> str:
+    return f"game.{game_id}"
+
+
+def notify(game_id: str, version: int, **extra: Any) -> None:
+    """Tell every viewer of the game that version `version` exists (each renders its own board)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            group_name(game_id), {"type": "game.update", "version": version, **extra}
+        )
+    except Exception:  # a viewer resyncs on reconnect; the action itself is saved
+        log.exception("could not notify game %s", game_id)
+
+
+def schedule_bot(game_id: str, version: int) -> None:
+    """If a computer is to act in this version, run its turn after a short, visible delay."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.PLAYING or game.version != version:
+        return
+    seats = _seats(game)
+    seat = turn_seat(game, seats, engine_state(game))
+    if seat is None or not seat.is_bot:
+        return
+    from .tasks import bot_turn
+
+    delay = float(getattr(settings, "LUDOPAT_BOT_DELAY", 0.9))
+    try:
+        bot_turn.apply_async((game_id, version), countdown=delay)
+    except Exception:
+        log.exception("could not schedule the computer's turn in game %s", game_id)
+
+
+# --- describing what happened ------------------------------------------------------------------------
+
+
+def describe(game: Game, seats: list[Seat], events: list[engine.Event], mover: Seat) -> str:
+    """One or two sentences for the message line and the move log."""
+    name = mover.display_name
+    parts: list[str] = []
+    rolled: tuple[int, ...] = ()
+    moved = False
+    for ev in events:
+        if ev.kind == "rolled":
+            rolled = ev.dice or ()
+            parts.append(f"{name} rolled {' and '.join(str(d) for d in rolled)}.")
+        elif ev.kind == "moved" and ev.token:
+            moved = True
+            colour, index = ev.token
+            where = _where(ev.to)
+            parts.append(f"{name} moved {colour_name(colour)} {index + 1} {where}.")
+        elif ev.kind == "captured" and ev.token:
+            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} was captured!")
+        elif ev.kind == "killed" and ev.token:
+            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} killed and left the board.")
+        elif ev.kind == "home" and ev.token:
+            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} is home.")
+        elif ev.kind == "three_sixes":
+            parts.append("Three 6s in a row: the turn ends.")
+        elif ev.kind == "undone" and ev.token:
+            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} goes back.")
+        elif ev.kind == "dice_lost" and ev.dice:
+            parts.append(f"{' and '.join(str(d) for d in ev.dice)} can't be used.")
+        elif ev.kind == "bonus_roll":
+            parts.append("Roll again.")
+        elif ev.kind == "player_finished" and ev.player is not None:
+            finisher = seat_of_player(seats, game.players[ev.player])
+            parts.append(f"{finisher.display_name} finished {_ordinal(ev.place)}.")
+        elif ev.kind == "turn_passed" and ev.player is not None:
+            nxt = seat_of_player(seats, game.players[ev.player])
+            if rolled and not moved:
+                number = " ".join(str(d) for d in rolled)
+                parts.append(f"No move with {_a(number)}: turn passes to {nxt.display_name}.")
+            else:
+                parts.append(f"{nxt.display_name}'s turn.")
+        elif ev.kind == "game_over":
+            parts.append("Game over.")
+    return " ".join(parts)
+
+
+def _a(number: str) -> str:
+    return f"an {number}" if number.startswith(("8", "11", "18")) else f"a {number}"
+
+
+def _ordinal(place: int | None) -> str:
+    n = (place or 0) + 1  # engine places are 0-based
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _where(to: int | None) -> str:
+    if to is None:
+        return ""
+    if to == 0:
+        return "out of the yard"
+    if to >= engine.HOME:
+        return "home"
+    if to > 50:
+        return "into the home column"
+    return f"to step {to}"
+
+
+# --- creating and joining ----------------------------------------------------------------------------
+
+DEFAULT_COLOURS = {
+    2: [["red"], ["yellow"]],
+    3: [["red"], ["green"], ["yellow"]],
+    4: [["red"], ["green"], ["yellow"], ["blue"]],
+}
+
+
+def seat_colours(ruleset: str, count: int) -> list[list[str]]:
+    if ruleset == "duel":
+        return [["red"], ["blue"]]
+    if ruleset == "twodice":
+        return [["red", "green"], ["yellow", "blue"]]
+    return DEFAULT_COLOURS[count]
+
+
+@dataclass
+class SeatSpec:
+    kind: str  # human / local / computer / open
+    name: str = ""
+    level: str = ""
+
+
+def create_game(
+    actor: Actor, mode: str, ruleset: str, options: dict, seats: list[SeatSpec]
+) -> Game:
+    """A new game: computer and pass & play games start at once; a friends room waits for guests."""
+    if mode not in Game.Mode.values:
+        raise GameError("Unknown kind of game.")
+    if mode == Game.Mode.FRIENDS and not actor.is_authenticated:
+        raise NotAllowed("Log in to open a room for friends.")
+    try:
+        engine.new_game(ruleset, seat_colours(ruleset, len(seats)), options)
+    except (engine.EngineError, KeyError) as error:
+        raise GameError(f"Those rules can't be played: {error}") from None
+    colours = seat_colours(ruleset, len(seats))
+    with transaction.atomic():
+        game = Game(
+            mode=mode,
+            ruleset=ruleset,
+            options=dict(engine.new_game(ruleset, colours, options).options),
+            owner_id=actor.user_id,
+            owner_key=actor.key,
+            players=colours,
+        )
+        _reseed(game)
+        game.save()
+        made = []
+        for index, (spec, owned) in enumerate(zip(seats, colours, strict=True)):
+            seat = Seat(
+                game=game,
+                index=index,
+                colours=owned,
+                kind=spec.kind,
+                name=spec.name[:40],
+                level=spec.level if spec.kind == Seat.Kind.COMPUTER else "",
+                client_seed=secrets.token_hex(8),
+            )
+            if spec.kind == Seat.Kind.HUMAN:
+                seat.user_id = actor.user_id
+                seat.player_key = actor.key
+            made.append(seat)
+        Seat.objects.bulk_create(made)
+        _record(game, Action.Kind.CREATE, data={"mode": mode}, text="Game created.")
+        if mode == Game.Mode.FRIENDS:
+            game.status = Game.Status.OPEN
+            game.message = "Share the invitation link, then start when everyone is seated."
+            _save(game)
+        else:
+            _start(game, _seats(game))
+    return game
+
+
+def _start(game: Game, seats: list[Seat]) -> None:
+    state = engine.new_game(game.ruleset, _players(game), game.options)
+    game.status = Game.Status.PLAYING
+    game.started = timezone.now()
+    first = seat_of_player(seats, state.players[0])
+    game.message = f"{first.display_name} starts: roll the die."
+    if game.ruleset == "twodice":
+        game.message = f"{first.display_name} starts: roll the dice."
+    _record(game, Action.Kind.START, text=f"Round {game.round} started.")
+    _save(game, state)
+
+
+def do_join(game_id: str, actor: Actor) -> Seat:
+    """A guest with the link takes the first open seat of a friends room."""
+    if not actor.is_authenticated:
+        raise NotAllowed("Sign up or log in to take a seat.")
+    with transaction.atomic():
+        game = _lock(game_id)
+        seats = _seats(game)
+        for seat in seats:
+            if sits_in(seat, actor):
+                return seat
+        if game.mode != Game.Mode.FRIENDS:
+            raise NotAllowed("This game has no seats for guests; you can watch it.")
+        if game.status != Game.Status.OPEN:
+            raise Conflict("This game has already started; you can watch it.")
+        free = [s for s in seats if s.kind == Seat.Kind.OPEN]
+        if not free:
+            raise Conflict("This room is full; you can watch the game.")
+        seat = free[0]
+        seat.kind = Seat.Kind.HUMAN
+        seat.user_id = actor.user_id
+        seat.player_key = actor.key
+        seat.name = ""
+        seat.save()
+        _record(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
+        game.message = f"{actor.username} joined the room."
+        _save(game)
+        return seat
+
+
+def _host_only(game: Game, actor: Actor) -> None:
+    if not owns(game, actor):
+        raise NotAllowed("Only the host can do that.")
+
+
+def do_set_seat(game_id: str, actor: Actor, index: int, kind: str, level: str = "") -> Seat:
+    """Before the start, the host fills an open seat with a computer or opens it again."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        _host_only(game, actor)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("Seats can only change before the game starts.")
+        seats = _seats(game)
+        seat = _seat_at(seats, index)
+        if seat.kind == Seat.Kind.HUMAN:
+            raise Conflict("That seat is taken by a player.")
+        if kind == Seat.Kind.COMPUTER:
+            seat.kind, seat.level, seat.name = Seat.Kind.COMPUTER, level or "greedy", ""
+            text = f"A computer ({seat.level}) takes seat {index + 1}."
+        elif kind == Seat.Kind.OPEN:
+            seat.kind, seat.level = Seat.Kind.OPEN, ""
+            text = f"Seat {index + 1} is open again."
+        else:
+            raise GameError("A seat can be given to a computer or left open.")
+        seat.save()
+        _record(game, Action.Kind.SEAT, seat, {"kind": kind, "level": seat.level}, text)
+        _save(game)
+        return seat
+
+
+def _seat_at(seats: list[Seat], index: int) -> Seat:
+    for seat in seats:
+        if seat.index == index:
+            return seat
+    raise GameError("There is no such seat.")
+
+
+def do_start(game_id: str, actor: Actor, version: int | None = None) -> Game:
+    with transaction.atomic():
+        game = _lock(game_id)
+        _host_only(game, actor)
+        _check_version(game, version)
+        if game.status != Game.Status.OPEN:
+            raise Conflict("This game has already started.")
+        seats = _seats(game)
+        if any(s.kind == Seat.Kind.OPEN for s in seats):
+            raise Conflict("Every seat needs a player or a computer before the start.")
+        _start(game, seats)
+        return game
+
+
+def do_set_client_seed(game_id: str, actor: Actor, index: int, seed: str) -> Seat:
+    """A player replaces their seat's client seed; only before the round's first roll."""
+    seed = (seed or "").strip()
+    if not CLIENT_SEED_RE.match(seed):
+        raise GameError("A client seed is 1 to 64 letters, digits or punctuation (no '|').")
+    with transaction.atomic():
+        game = _lock(game_id)
+        seats = _seats(game)
+        seat = _seat_at(seats, index)
+        if not controls(game, seat, actor):
+            raise NotAllowed("You can only set your own seat's client seed.")
+        if game.nonce > 0 or game.is_over:
+            raise Conflict("The client seed is fixed once the first die is rolled.")
+        seat.client_seed = seed
+        seat.save(update_fields=["client_seed"])
+        _record(game, Action.Kind.SEAT, seat, {"client_seed": seed}, "Client seed set.")
+        _save(game)
+        return seat
+
+
+# --- playing -----------------------------------------------------------------------------------------
+
+
+def _playing(game: Game) -> None:
+    if game.status == Game.Status.OPEN:
+        raise Conflict("The game has not started yet.")
+    if game.is_over:
+        raise Conflict("This game is over.")
+
+
+def _acting_seat(game: Game, seats: list[Seat], state, actor: Actor, seat_index) -> Seat:
+    """The seat whose turn it is, if `actor` may play it; otherwise why not."""
+    mine = seats_of(game, seats, actor)
+    if not mine:
+        raise NotAllowed("You are watching this game; only its players can act.")
+    seat = turn_seat(game, seats, state)
+    if seat is None:
+        raise Conflict("This game is over.")
+    if seat_index is not None:
+        asked = _seat_at(seats, seat_index)
+        if asked not in mine:
+            raise NotAllowed("That seat is not yours.")
+        if asked != seat:
+            raise Conflict(f"It is {seat_label(seat)}'s turn.")
+    if seat not in mine:
+        raise Conflict(f"It is {seat_label(seat)}'s turn, not yours.")
+    if seat.is_bot and seat.kind == Seat.Kind.COMPUTER:
+        raise Conflict("The computer is playing this turn.")
+    return seat
+
+
+def waiting_for(game: Game, seats: list[Seat], acting: Seat | None = None) -> list[Seat]:
+    """In a friends room without a timer, the seated people who are not connected now."""
+    if game.mode != Game.Mode.FRIENDS or game.timer_seconds:
+        return []
+    here = presence.connected_seats(game.pk)
+    return [
+        s
+        for s in seats
+        if s.kind == Seat.Kind.HUMAN
+        and not s.bot_controlled
+        and not s.resigned
+        and s != acting
+        and s.pk not in here
+    ]
+
+
+def _everyone_here(game: Game, seats: list[Seat], acting: Seat) -> None:
+    absent = waiting_for(game, seats, acting)
+    if absent:
+        names = ", ".join(s.display_name for s in absent)
+        raise Conflict(f"Waiting for {names} to come back before play goes on.")
+
+
+def _take_back(game: Game, seat: Seat) -> None:
+    """A player who acts again plays their own seat again."""
+    if seat.bot_controlled and not seat.resigned:
+        seat.bot_controlled = False
+        seat.save(update_fields=["bot_controlled"])
+
+
+def _client_seed(seats: list[Seat]) -> str:
+    return fair.client_seed_for(s.client_seed for s in sorted(seats, key=lambda s: s.index))
+
+
+def _apply(game: Game, seats: list[Seat], seat: Seat, kind: str, data: dict, new_state, events):
+    game.new_round_votes = []  # an accepted roll or move cancels a pending new-round request
+    text = describe(game, seats, events, seat)
+    game.message = text
+    _record(game, kind, seat, data, text)
+    if new_state.finished:
+        game.status = Game.Status.FINISHED
+        game.finished = timezone.now()
+        game.result_places = _site_places(game, seats, new_state)
+        winner = _seat_at(seats, game.result_places[0])
+        game.message = f"{text} {winner.display_name} wins!".strip()
+    _save(game, new_state)
+
+
+def _site_places(game: Game, seats: list[Seat], state) -> list[int]:
+    """Seat indexes in finishing order; players who resigned drop to the end."""
+    order = [seat_of_player(seats, state.players[p]).index for p in state.places]
+    resigned = [s.index for s in seats if s.resigned]
+    return [i for i in order if i not in resigned] + [i for i in order if i in resigned]
+
+
+def _roll(game: Game, seats: list[Seat], seat: Seat, state) -> engine.State:
+    if not engine.can_roll(state):
+        raise Conflict("Move a token first: the dice are already rolled.")
+    if game.nonce == 0:
+        game.client_seed = _client_seed(seats)
+    count = engine.ruleset(game.ruleset).DICE
+    dice = fair.FairDice(game.server_seed, game.client_seed, game.nonce)
+    numbers = dice.roll(count)
+    game.nonce = dice.nonce
+    new_state, events = engine.roll(state, numbers)
+    _apply(game, seats, seat, Action.Kind.ROLL, {"roll": numbers}, new_state, events)
+    return new_state
+
+
+def do_roll(game_id: str, actor: Actor, version: int | None, seat_index: int | None = None) -> Game:
+    """The player to act rolls the server's fair dice (a client never sends a number)."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        _playing(game)
+        _check_version(game, version)
+        seats = _seats(game)
+        state = engine_state(game)
+        seat = _acting_seat(game, seats, state, actor, seat_index)
+        _everyone_here(game, seats, seat)
+        _take_back(game, seat)
+        _roll(game, seats, seat, state)
+        return game
+
+
+def _move_data(chosen: engine.Move, die_named: bool, state) -> dict:
+    body: dict[str, Any] = {"token": [chosen.colour, chosen.index]}
+    if die_named or len(set(state.dice)) > 1 or chosen.die == "total":
+        body["die"] = chosen.die
+    if chosen.pair:
+        body["pair"] = True
+    return {"move": body}
+
+
+def do_move(
+    game_id: str,
+    actor: Actor,
+    version: int | None,
+    colour: str,
+    index: int,
+    die: int | str | None = None,
+    pair: bool = False,
+    seat_index: int | None = None,
+) -> Game:
+    """The player to act moves one token with one number of the hand."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        _playing(game)
+        _check_version(game, version)
+        seats = _seats(game)
+        state = engine_state(game)
+        seat = _acting_seat(game, seats, state, actor, seat_index)
+        if colour not in seat.colours:
+            raise NotAllowed(f"{colour_name(colour)} is not your colour.")
+        _everyone_here(game, seats, seat)
+        try:
+            chosen = engine.find_move(state, colour, index, die, pair)
+            new_state, events = engine.apply_move(state, chosen)
+        except engine.IllegalMoveError as error:
+            raise Conflict(_sentence(str(error))) from None
+        _take_back(game, seat)
+        data = _move_data(chosen, die is not None, state)
+        _apply(game, seats, seat, Action.Kind.MOVE, data, new_state, events)
+        return game
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return (text[:1].upper() + text[1:]).rstrip(".") + "."
+
+
+def do_bot_turn(game_id: str, version: int) -> bool:
+    """The computer's action for the seat to act, if the game is still at `version` (else nothing)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.version != version or game.status != Game.Status.PLAYING:
+            return False
+        seats = _seats(game)
+        state = engine_state(game)
+        seat = turn_seat(game, seats, state)
+        if seat is None or not seat.is_bot:
+            return False
+        level = seat.level or "greedy"
+        rng = random.Random(f"{game.pk}:{game.round}:{game.version}")
+        choice = choose_action(state, level, rng)
+        if choice == ROLL_ACTION:
+            _roll(game, seats, seat, state)
+        else:
+            new_state, events = engine.apply_move(state, choice)
+            data = _move_data(choice, True, state)
+            _apply(game, seats, seat, Action.Kind.MOVE, data, new_state, events)
+        return True
+
+
+# --- leaving, resigning, abandoning ------------------------------------------------------------------
+
+
+def _active(seats: list[Seat]) -> list[Seat]:
+    return [s for s in seats if not s.resigned]
+
+
+def _resign(game: Game, seats: list[Seat], seat: Seat) -> None:
+    seat.resigned = True
+    seat.bot_controlled = True
+    seat.save(update_fields=["resigned", "bot_controlled"])
+    others = _active(seats)
+    others = [s for s in others if s != seat]
+    text = f"{seat.display_name} resigned."
+    if len(others) == 1:
+        game.status = Game.Status.FINISHED
+        game.finished = timezone.now()
+        game.result_places = [others[0].index, seat.index]
+        text += f" {others[0].display_name} wins!"
+    else:
+        text += " The computer plays on for that seat."
+    game.message = text
+    game.new_round_votes = []
+    _record(game, Action.Kind.RESIGN, seat, {}, text)
+    _save(game)
+
+
+def do_resign(game_id: str, actor: Actor, seat_index: int | None = None) -> Game:
+    """A player gives up: with one opponent left the opponent wins; otherwise a computer plays on."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        _playing(game)
+        seats = _seats(game)
+        mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
+        if not mine:
+            raise NotAllowed("You have no seat in this game to resign.")
+        if seat_index is not None:
+            chosen = [s for s in mine if s.index == seat_index]
+            if not chosen:
+                raise NotAllowed("That seat is not yours.")
+            seat = chosen[0]
+        else:
+            state = engine_state(game)
+            current = turn_seat(game, seats, state)
+            seat = current if current in mine else mine[0]
+        _resign(game, seats, seat)
+        return game
+
+
+def do_leave(game_id: str, actor: Actor) -> Game:
+    """Leave a room: a guest before the start frees the seat; the host closes the room; in play, resign."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        seats = _seats(game)
+        mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
+        if game.is_over:
+            raise Conflict("This game is over.")
+        if game.status == Game.Status.OPEN:
+            if owns(game, actor):
+                return _abandon(game, "The host closed the room.")
+            if not mine:
+                raise NotAllowed("You have no seat in this room.")
+            seat = mine[0]
+            name = seat.display_name
+            seat.kind, seat.user_id, seat.player_key, seat.name = Seat.Kind.OPEN, None, "", ""
+            seat.save()
+            game.message = f"{name} left the room."
+            _record(game, Action.Kind.LEAVE, seat, {}, game.message)
+            _save(game)
+            return game
+        if not mine:
+            raise NotAllowed("You have no seat in this game.")
+        if game.mode != Game.Mode.FRIENDS:
+            return _abandon(game, "The game was abandoned.")
+        _resign(game, seats, mine[0])
+        return game
+
+
+def _abandon(game: Game, text: str) -> Game:
+    game.status = Game.Status.ABANDONED
+    game.finished = timezone.now()
+    game.message = text
+    game.new_round_votes = []
+    _record(game, Action.Kind.ABANDON, None, {}, text)
+    _save(game)
+    return game
+
+
+def do_abandon(game_id: str, actor: Actor) -> Game:
+    """Drop a game from "Continue": your own computer or pass & play game ends; in a room you resign."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.is_over:
+            raise Conflict("This game is already over.")
+        seats = _seats(game)
+        if game.mode != Game.Mode.FRIENDS:
+            if not owns(game, actor):
+                raise NotAllowed("Only the person who started this game can abandon it.")
+            return _abandon(game, "The game was abandoned.")
+        if game.status == Game.Status.OPEN and owns(game, actor):
+            return _abandon(game, "The host closed the room.")
+        mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
+        if not mine:
+            raise NotAllowed("You have no seat in this game.")
+        if game.status == Game.Status.OPEN:
+            seat = mine[0]
+            seat.kind, seat.user_id, seat.player_key, seat.name = Seat.Kind.OPEN, None, "", ""
+            seat.save()
+            game.message = "A guest left the room."
+            _record(game, Action.Kind.LEAVE, seat, {}, game.message)
+            _save(game)
+            return game
+        _resign(game, seats, mine[0])
+        return game
+
+
+# --- absent players ----------------------------------------------------------------------------------
+
+
+def absent_since(seat: Seat, connected: set[int]):
+    if seat.pk in connected:
+        return None
+    return seat.last_seen
+
+
+def can_hand_over(game: Game, seat: Seat, connected: set[int], now=None) -> bool:
+    if game.mode != Game.Mode.FRIENDS or game.status != Game.Status.PLAYING:
+        return False
+    if seat.kind != Seat.Kind.HUMAN or seat.bot_controlled or seat.resigned:
+        return False
+    since = absent_since(seat, connected)
+    now = now or timezone.now()
+    return since is not None and now - since >= timedelta(seconds=ABSENT_HANDOVER_SECONDS)
+
+
+def do_replace_absent(game_id: str, actor: Actor, seat_index: int) -> Seat:
+    """After two minutes of waiting, another player hands an absent seat to the computer."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        _playing(game)
+        seats = _seats(game)
+        mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
+        if not mine:
+            raise NotAllowed("Only the players of this game can do that.")
+        seat = _seat_at(seats, seat_index)
+        if seat in mine:
+            raise Conflict("That is your own seat.")
+        connected = presence.connected_seats(game.pk)
+        if not can_hand_over(game, seat, connected):
+            raise Conflict(
+                f"{seat.display_name} can be handed to the computer after two minutes away."
+            )
+        seat.bot_controlled = True
+        seat.save(update_fields=["bot_controlled"])
+        text = f"The computer plays for {seat.display_name} until they come back."
+        game.message = text
+        _record(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
+        _save(game)
+        return seat
+
+
+def seat_connected(game_id: str, seat_id: int) -> bool:
+    """A seated player connected: their seat comes back from the computer (unless they resigned)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            return False
+        seat = Seat.objects.filter(pk=seat_id, game=game).first()
+        if seat is None or not seat.bot_controlled or seat.resigned or game.is_over:
+            return False
+        seat.bot_controlled = False
+        seat.save(update_fields=["bot_controlled"])
+        text = f"{seat.display_name} is back and plays again."
+        game.message = text
+        _record(game, Action.Kind.TAKEOVER, seat, {"bot": False}, text)
+        _save(game)
+        return True
+
+
+def seat_disconnected(seat_ids: list[int]) -> None:
+    Seat.objects.filter(pk__in=seat_ids).update(last_seen=timezone.now())
+
+
+# --- new rounds --------------------------------------------------------------------------------------
+
+
+def _humans(seats: list[Seat]) -> list[Seat]:
+    return [s for s in seats if s.kind == Seat.Kind.HUMAN and not s.bot_controlled]
+
+
+def do_new_round(game_id: str, actor: Actor) -> Game:
+    """Ask for (or agree to) a new round; it starts once every human player has agreed.
+
+    A computer or pass & play game, or a room no guest has joined, resets at once.
+    """
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.status == Game.Status.OPEN:
+            raise Conflict("The game has not started yet.")
+        if game.status == Game.Status.ABANDONED:
+            raise Conflict("This game was abandoned.")
+        seats = _seats(game)
+        mine = seats_of(game, seats, actor)
+        if not mine:
+            raise NotAllowed("Only the players of this game can start a new round.")
+        humans = _humans(seats)
+        alone = game.mode != Game.Mode.FRIENDS or all(sits_in(s, actor) for s in humans)
+        if alone:
+            _new_round(game, seats)
+            return game
+        votes = set(game.new_round_votes) | {s.index for s in mine if s in humans}
+        needed = {s.index for s in humans}
+        if needed <= votes:
+            _new_round(game, seats)
+            return game
+        game.new_round_votes = sorted(votes)
+        waiting = [s.display_name for s in humans if s.index not in votes]
+        asker = mine[0].display_name
+        word = "Play again" if game.is_over else "A new round"
+        game.message = f"{asker} asks for a new round. Waiting for {', '.join(waiting)}."
+        _record(game, Action.Kind.NEW_ROUND, mine[0], {"vote": True}, f"{word}? {asker} agrees.")
+        _save(game)
+        return game
+
+
+def _new_round(game: Game, seats: list[Seat]) -> None:
+    places = game.result_places if game.status == Game.Status.FINISHED else []
+    Round.objects.create(
+        game=game,
+        number=game.round,
+        players=game.players,
+        server_seed=game.server_seed,
+        client_seed=game.client_seed or _client_seed(seats),
+        places=places,
+    )
+    players = _players(game)
+    if game.ruleset != "duel":
+        last_first = players[0]
+        players = players[1:] + [last_first]
+    game.round += 1
+    game.players = players
+    _reseed(game)
+    game.result_places = []
+    game.new_round_votes = []
+    game.finished = None
+    for seat in seats:
+        if seat.resigned:
+            seat.resigned = False  # the computer keeps the seat until its player acts again
+            seat.save(update_fields=["resigned"])
+    _record(game, Action.Kind.NEW_ROUND, None, {"round": game.round}, f"Round {game.round}.")
+    _start(game, seats)
+
+
+# --- reading -----------------------------------------------------------------------------------------
+
+
+def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
+    """The actor's games that can be continued: owned local games and seats in friends rooms."""
+    from django.db.models import Q
+
+    live = [Game.Status.OPEN, Game.Status.PLAYING]
+    owned = Q(owner_key=actor.key) if actor.key else Q(pk__in=[])
+    if actor.user_id is not None:
+        owned |= Q(owner_id=actor.user_id)
+        seated = Q(seats__user_id=actor.user_id, seats__kind=Seat.Kind.HUMAN, seats__resigned=False)
+    else:
+        seated = Q(
+            seats__player_key=actor.key,
+            seats__user__isnull=True,
+            seats__kind=Seat.Kind.HUMAN,
+            seats__resigned=False,
+        )
+    found = Game.objects.filter(status__in=live).filter(owned | seated).distinct()
+    return list(found.order_by("-updated")[:limit])

@@ -1,0 +1,169 @@
+"""Forms: the setup screens, and every action's parameters (a client never sends a die number)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from .engine.board import COLOURS
+from .models import LEVELS, RULESETS, Seat
+
+PLAYER_COUNTS = [(2, "2 players"), (3, "3 players"), (4, "4 players")]
+TWO_PLAYER_RULESETS = {"duel", "twodice"}
+
+
+class SetupForm(forms.Form):
+    """Rule set and options, shared by every mode."""
+
+    ruleset = forms.ChoiceField(choices=RULESETS, initial="classic")
+    players = forms.TypedChoiceField(choices=PLAYER_COUNTS, coerce=int, initial=4)
+    tokens = forms.TypedChoiceField(
+        choices=[(4, "4 tokens"), (2, "2 tokens (quick game)")],
+        coerce=int,
+        initial=4,
+        required=False,
+        help_text="Classic only.",
+    )
+    pairs = forms.BooleanField(
+        required=False,
+        label="UP Way pairs",
+        help_text="Places only. Two tokens on one square form a pair: they move together by half "
+        "an even roll, block single rivals, and only a pair captures a pair.",
+    )
+    hold = forms.BooleanField(
+        required=False,
+        label="Hold dice numbers",
+        help_text="Places only. Every number rolled goes into your hand; a 6, a capture or a token "
+        "home owe you a roll that you may take now or later in the turn.",
+    )
+
+    def seat_count(self) -> int:
+        if self.cleaned_data["ruleset"] in TWO_PLAYER_RULESETS:
+            return 2
+        return self.cleaned_data["players"]
+
+    def options(self) -> dict:
+        ruleset = self.cleaned_data["ruleset"]
+        if ruleset == "classic":
+            return {"tokens": self.cleaned_data.get("tokens") or 4}
+        if ruleset == "places":
+            return {"pairs": self.cleaned_data["pairs"], "hold": self.cleaned_data["hold"]}
+        return {}
+
+
+def _level_field(initial="greedy"):
+    return forms.ChoiceField(choices=LEVELS, initial=initial, required=False)
+
+
+class ComputerGameForm(SetupForm):
+    """Play vs computer: seat 1 is you, the other seats are computers of a chosen level."""
+
+    level_2 = _level_field()
+    level_3 = _level_field()
+    level_4 = _level_field()
+
+    def seat_specs(self):
+        from .actions import SeatSpec
+
+        specs = [SeatSpec(Seat.Kind.HUMAN)]
+        for i in range(2, self.seat_count() + 1):
+            specs.append(
+                SeatSpec(Seat.Kind.COMPUTER, level=self.cleaned_data[f"level_{i}"] or "greedy")
+            )
+        return specs
+
+
+SEAT_KINDS = [("local", "Player"), ("computer", "Computer")]
+
+
+class LocalGameForm(SetupForm):
+    """Pass & play: 2-4 named players at one screen, any mix with computers."""
+
+    kind_1 = forms.ChoiceField(choices=SEAT_KINDS, initial="local", required=False)
+    kind_2 = forms.ChoiceField(choices=SEAT_KINDS, initial="local", required=False)
+    kind_3 = forms.ChoiceField(choices=SEAT_KINDS, initial="computer", required=False)
+    kind_4 = forms.ChoiceField(choices=SEAT_KINDS, initial="computer", required=False)
+    name_1 = forms.CharField(max_length=20, required=False)
+    name_2 = forms.CharField(max_length=20, required=False)
+    name_3 = forms.CharField(max_length=20, required=False)
+    name_4 = forms.CharField(max_length=20, required=False)
+    level_1 = _level_field()
+    level_2 = _level_field()
+    level_3 = _level_field()
+    level_4 = _level_field()
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        count = self.seat_count()
+        kinds = [data.get(f"kind_{i}") or "local" for i in range(1, count + 1)]
+        if "local" not in kinds:
+            raise forms.ValidationError("At least one seat needs a person.")
+        return data
+
+    def seat_specs(self):
+        from .actions import SeatSpec
+
+        specs = []
+        for i in range(1, self.seat_count() + 1):
+            kind = self.cleaned_data.get(f"kind_{i}") or "local"
+            if kind == "computer":
+                specs.append(
+                    SeatSpec(Seat.Kind.COMPUTER, level=self.cleaned_data[f"level_{i}"] or "greedy")
+                )
+            else:
+                name = (self.cleaned_data.get(f"name_{i}") or "").strip() or f"Player {i}"
+                specs.append(SeatSpec(Seat.Kind.LOCAL, name=name))
+        return specs
+
+
+class FriendsRoomForm(SetupForm):
+    """A private room: the host takes seat 1; the others wait for guests (or computers)."""
+
+    def seat_specs(self):
+        from .actions import SeatSpec
+
+        return [SeatSpec(Seat.Kind.HUMAN)] + [
+            SeatSpec(Seat.Kind.OPEN) for _ in range(self.seat_count() - 1)
+        ]
+
+
+class VersionForm(forms.Form):
+    version = forms.IntegerField(min_value=0, max_value=10**9)
+    seat = forms.IntegerField(min_value=0, max_value=3, required=False)
+
+
+class MoveForm(VersionForm):
+    colour = forms.ChoiceField(choices=[(c, c) for c in COLOURS])
+    index = forms.IntegerField(min_value=0, max_value=3)
+    die = forms.CharField(max_length=5, required=False)
+    pair = forms.BooleanField(required=False)
+
+    def clean_die(self):
+        value = (self.cleaned_data.get("die") or "").strip()
+        if not value:
+            return None
+        if value == "total":
+            return "total"
+        if value.isdigit() and 1 <= int(value) <= 6:
+            return int(value)
+        raise forms.ValidationError("A die is a number from 1 to 6, or “total”.")
+
+
+class SeatForm(forms.Form):
+    seat = forms.IntegerField(min_value=0, max_value=3)
+    kind = forms.ChoiceField(choices=[("computer", "Computer"), ("open", "Open seat")])
+    level = forms.ChoiceField(choices=LEVELS, required=False)
+
+
+class SeedForm(forms.Form):
+    seat = forms.IntegerField(min_value=0, max_value=3)
+    seed = forms.CharField(max_length=64)
+
+
+class SeatIndexForm(forms.Form):
+    seat = forms.IntegerField(min_value=0, max_value=3)
+
+
+class OptionalSeatForm(forms.Form):
+    seat = forms.IntegerField(min_value=0, max_value=3, required=False)

@@ -1,0 +1,210 @@
+"""A game room, its seats and the append-only log of everything that happened in it.
+
+The Action log is the truth: a round's engine state is rebuilt by replaying that round's `roll` and
+`move` actions (`Game.state` is a copy kept for listing and rendering, RECORD.md's state without `legal`).
+Each round has its own fair-dice server seed, so a finished round's seed can be revealed while the next
+round's stays secret.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+def new_game_id() -> str:
+    """An unguessable room id: 96 random bits; only people given the link can open the room."""
+    return secrets.token_urlsafe(12)
+
+
+RULESETS = [
+    ("classic", "Classic"),
+    ("duel", "Duel"),
+    ("places", "Places"),
+    ("twodice", "Two dice"),
+]
+RULESET_NAMES = dict(RULESETS)
+LEVELS = [("random", "Easy"), ("greedy", "Medium"), ("strong", "Hard")]
+LEVEL_NAMES = dict(LEVELS)
+
+
+class Game(models.Model):
+    class Mode(models.TextChoices):
+        COMPUTER = "computer", "Vs computer"
+        LOCAL = "local", "Pass & play"
+        FRIENDS = "friends", "Friends room"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    id = models.CharField(primary_key=True, max_length=24, default=new_game_id, editable=False)
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    ruleset = models.CharField(max_length=10, choices=RULESETS)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # Who may act for the non-computer seats of a computer or pass & play game (and who hosts a room).
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    owner_key = models.CharField(max_length=64, blank=True, db_index=True)
+
+    round = models.PositiveIntegerField(default=1)
+    # The current round's turn order: a list of colour lists (RECORD.md `players`).
+    players = models.JSONField(default=list)
+    state = models.JSONField(default=dict, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    message = models.CharField(max_length=300, blank=True)
+
+    # Fair dice of the current round (RULES.md section 8). `nonce` is the next die's nonce.
+    server_seed = models.CharField(max_length=64)
+    server_seed_sha256 = models.CharField(max_length=64)
+    client_seed = models.CharField(max_length=400, blank=True)  # fixed at the first roll
+    nonce = models.PositiveIntegerField(default=0)
+
+    # Site-level result of the round when it ended outside the engine (a resignation): seat indexes.
+    result_places = models.JSONField(default=list, blank=True)
+    # Seat indexes that agreed to a new round (empty: nobody asked).
+    new_round_votes = models.JSONField(default=list, blank=True)
+
+    # Timers (the next piece of work; 0 = off).
+    timer_seconds = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True)
+    pauses_per_player = models.PositiveSmallIntegerField(default=2)
+    pause_seconds = models.PositiveIntegerField(default=60)
+
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-updated"]
+        indexes = [models.Index(fields=["owner", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_mode_display()} {self.ruleset} {self.id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.id])
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
+
+    @property
+    def ruleset_name(self) -> str:
+        return RULESET_NAMES.get(self.ruleset, self.ruleset)
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        HUMAN = "human", "Player"  # an account (friends rooms) or the browser that owns the game
+        LOCAL = "local", "Local player"  # a named player at a pass & play table
+        COMPUTER = "computer", "Computer"
+        OPEN = "open", "Open seat"  # a friends room seat waiting for a guest
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()  # seat order: client seeds are joined in this order
+    colours = models.JSONField(default=list)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    player_key = models.CharField(max_length=64, blank=True)
+    name = models.CharField(max_length=40, blank=True)
+    level = models.CharField(max_length=10, choices=LEVELS, blank=True)
+    client_seed = models.CharField(max_length=64, default="", blank=True)
+    # A human seat played by the computer (absent player handed over, or a resignation).
+    bot_controlled = models.BooleanField(default=False)
+    resigned = models.BooleanField(default=False)
+
+    # Timers and presence (the next piece of work reads these).
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    is_away = models.BooleanField(default=False)
+    last_seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="seat_index_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} ({'/'.join(self.colours)})"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == self.Kind.COMPUTER or self.bot_controlled
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind in (self.Kind.HUMAN, self.Kind.LOCAL)
+
+    @property
+    def display_name(self) -> str:
+        if self.kind == self.Kind.COMPUTER:
+            return self.name or f"Computer ({LEVEL_NAMES.get(self.level, self.level)})"
+        if self.kind == self.Kind.OPEN:
+            return "Open seat"
+        if self.user_id and not self.name:
+            return self.user.username
+        return self.name or "Player"
+
+
+class Action(models.Model):
+    """One entry of a game's append-only log. `data` is RECORD.md's action for rolls and moves."""
+
+    class Kind(models.TextChoices):
+        CREATE = "create"
+        JOIN = "join"
+        LEAVE = "leave"
+        SEAT = "seat"  # a seat changed before the start (computer added, client seed set)
+        START = "start"
+        ROLL = "roll"
+        MOVE = "move"
+        RESIGN = "resign"
+        TAKEOVER = "takeover"  # an absent player's seat handed to the computer, or taken back
+        NEW_ROUND = "new_round"  # a request, an agreement, or the new round itself
+        ABANDON = "abandon"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    round = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField()  # the game version this action produced
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    data = models.JSONField(default=dict, blank=True)
+    text = models.CharField(max_length=300, blank=True)  # for the move log
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="action_seq_unique")]
+        indexes = [models.Index(fields=["game", "round", "seq"])]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.kind}"
+
+
+class Round(models.Model):
+    """A finished (or abandoned) round's fair-dice facts, kept when the room starts a new one."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    players = models.JSONField(default=list)
+    server_seed = models.CharField(max_length=64)
+    client_seed = models.CharField(max_length=400, blank=True)
+    places = models.JSONField(default=list, blank=True)  # seat indexes, first place first
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} round {self.number}"

@@ -1,0 +1,93 @@
+"""A game's record (RECORD.md): replayable as it is, with names, created, result and fair filled in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine.replay import FORMAT
+from .models import Action, Game, Round, Seat
+
+POINTS = {2: [10, 0], 3: [10, 6, 0], 4: [10, 6, 3, 0]}
+
+
+def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
+    """The record of the game's current round (or of an earlier `round_number`).
+
+    `fair.server_seed` is present only once that round is over; `result` once it has places.
+    """
+    seats = list(game.seats.select_related("user").order_by("index"))
+    number = game.round if round_number is None else round_number
+    past = None if number == game.round else Round.objects.get(game=game, number=number)
+    players = past.players if past else game.players
+    by_colours = {tuple(s.colours): s for s in seats}
+    rows = Action.objects.filter(
+        game=game, round=number, kind__in=[Action.Kind.ROLL, Action.Kind.MOVE]
+    ).order_by("seq")
+    actions = [row for row in rows.values_list("data", flat=True)]
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "id": game.pk,
+        "ruleset": game.ruleset,
+        "options": dict(game.options or {}),
+        "players": [list(p) for p in players],
+        "names": [_name(by_colours.get(tuple(p))) for p in players],
+        "created": game.created.isoformat(),
+        "round": number,
+        "actions": actions,
+    }
+    if past:
+        fair = {
+            "server_seed_sha256": _sha(past.server_seed),
+            "client_seed": past.client_seed,
+            "server_seed": past.server_seed,
+        }
+        places = past.places
+    else:
+        fair = {
+            "server_seed_sha256": game.server_seed_sha256,
+            "client_seed": game.client_seed or _joined(seats),
+        }
+        if game.is_over:
+            fair["server_seed"] = game.server_seed
+        places = game.result_places if game.status == Game.Status.FINISHED else []
+    record["fair"] = fair
+    if places:
+        by_index = {s.index: s for s in seats}
+        table = POINTS.get(len(players), [])
+        record["result"] = {
+            "places": [
+                {
+                    "place": n + 1,
+                    "name": _name(by_index[i]),
+                    "colours": list(by_index[i].colours),
+                    "player": _player_index(players, by_index[i].colours),
+                    "points": table[n] if n < len(table) else 0,
+                }
+                for n, i in enumerate(places)
+            ],
+            "status": "finished",
+        }
+    elif game.status == Game.Status.ABANDONED and not past:
+        record["result"] = {"status": "abandoned", "places": []}
+    return record
+
+
+def _player_index(players, colours) -> int | None:
+    for i, p in enumerate(players):
+        if list(p) == list(colours):
+            return i
+    return None
+
+
+def _name(seat: Seat | None) -> str:
+    return seat.display_name if seat else ""
+
+
+def _joined(seats: list[Seat]) -> str:
+    return "|".join(s.client_seed for s in seats)
+
+
+def _sha(seed: str) -> str:
+    from .engine.fair import commitment
+
+    return commitment(seed)

@@ -1,0 +1,288 @@
+"""The live part of the game page, rendered per viewpoint: what a spectator, the owner of a local table,
+or one seat of a friends room sees (whose tokens are clickable differs). Each viewpoint is rendered once
+per version and presence (cached in Redis), however many connections show it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from . import actions, engine, presence
+from .actions import Actor, colour_name
+from .board_view import board_context
+from .models import Action, Game, Round, Seat
+
+POINTS = {2: [10, 0], 3: [10, 6, 0], 4: [10, 6, 3, 0]}
+LOG_LENGTH = 40
+
+
+@dataclass(frozen=True)
+class Viewpoint:
+    key: str  # names the rendering: "spectator", "owner", "seat-1", "host-0", "guest", "anon"
+    seats: tuple[int, ...] = ()  # seat indexes this viewer plays
+    host: bool = False
+    can_join: bool = False
+    anonymous: bool = False
+
+    @property
+    def is_player(self) -> bool:
+        return bool(self.seats)
+
+
+def viewpoint_for(game: Game, seats: list[Seat], actor: Actor) -> Viewpoint:
+    mine = tuple(s.index for s in actions.seats_of(game, seats, actor))
+    host = actions.owns(game, actor)
+    if game.mode != Game.Mode.FRIENDS:
+        return Viewpoint("owner", mine, host=host) if mine else Viewpoint("spectator")
+    if mine:
+        return Viewpoint(f"{'host' if host else 'seat'}-{mine[0]}", mine, host=host)
+    if game.status == Game.Status.OPEN and any(s.kind == Seat.Kind.OPEN for s in seats):
+        if actor.is_authenticated:
+            return Viewpoint("guest", can_join=True)
+        return Viewpoint("anon", anonymous=True)
+    return Viewpoint("spectator")
+
+
+def _cache_key(game: Game, vp: Viewpoint, connected: frozenset[int]) -> str:
+    here = ",".join(str(s) for s in sorted(connected))
+    digest = hashlib.sha1(here.encode()).hexdigest()[:10]
+    return f"live:{game.pk}:{game.round}:{game.version}:{digest}:{vp.key}"
+
+
+def render_live(
+    game: Game, vp: Viewpoint, *, oob: bool = False, notice: str = "", seats=None
+) -> str:
+    """The #game-live fragment for `vp` (with hx-swap-oob for a WebSocket push)."""
+    seats = seats if seats is not None else list(game.seats.select_related("user"))
+    connected = frozenset(presence.connected_seats(game.pk))
+    key = _cache_key(game, vp, connected)
+    html = None if notice else cache.get(key)
+    if html is None:
+        context = live_context(game, seats, vp, connected)
+        context["notice"] = notice
+        html = render_to_string("games/_live.html", context)
+        if not notice:
+            cache.set(key, html, 600)
+    if oob:
+        html = html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
+    return html
+
+
+def _seat_view(game, seat: Seat, state, turn, connected, vp, places) -> dict:
+    tokens_home = 0
+    total = 0
+    for colour in seat.colours:
+        if state is not None and colour in state.colours:
+            progresses = state.tokens[state.colours.index(colour)]
+            tokens_home += sum(1 for p in progresses if p >= engine.HOME)
+            total += len(progresses)
+    place = places.index(seat.index) + 1 if seat.index in places else None
+    points = None
+    if place is not None and game.status == Game.Status.FINISHED:
+        table = POINTS.get(len(game.players), [])
+        points = table[place - 1] if place - 1 < len(table) else 0
+    online = None
+    if game.mode == Game.Mode.FRIENDS and seat.kind == Seat.Kind.HUMAN:
+        online = seat.pk in connected
+    return {
+        "seat": seat,
+        "index": seat.index,
+        "name": seat.display_name,
+        "colours": seat.colours,
+        "colour_names": " and ".join(colour_name(c) for c in seat.colours),
+        "kind": seat.kind,
+        "is_bot": seat.is_bot,
+        "active": turn is not None and seat.index == turn.index,
+        "home": tokens_home,
+        "total": total,
+        "online": online,
+        "mine": seat.index in vp.seats,
+        "place": place,
+        "points": points,
+        "resigned": seat.resigned,
+        "voted": seat.index in (game.new_round_votes or []),
+        "absent_since": seat.last_seen.isoformat() if seat.last_seen else "",
+    }
+
+
+def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dict:
+    state = None
+    if game.status != Game.Status.OPEN:
+        state = actions.engine_state(game)
+    turn = actions.turn_seat(game, seats, state) if state is not None else None
+    my_turn = bool(turn and turn.index in vp.seats and game.status == Game.Status.PLAYING)
+    legal = engine.legal_moves(state) if state is not None else ()
+    mine_legal = legal if my_turn else ()
+    can_roll = bool(my_turn and engine.can_roll(state))
+    places = list(game.result_places) if game.status == Game.Status.FINISHED else []
+    if state is not None and not places:
+        places = [actions.seat_of_player(seats, state.players[p]).index for p in state.places]
+    tokens = (
+        state.to_json()["tokens"]
+        if state is not None
+        else {c: [-1] * _token_count(game) for s in seats for c in s.colours}
+    )
+    last = (
+        Action.objects.filter(game=game, round=game.round, kind=Action.Kind.MOVE)
+        .order_by("-seq")
+        .values_list("data", flat=True)
+        .first()
+    )
+    last_token = tuple(last["move"]["token"]) if last else None
+    options_by_token: dict[str, list[dict]] = {}
+    targets = []
+    for m in mine_legal:
+        key = f"{m.colour}:{m.index}"
+        label = []
+        if m.pair:
+            label.append("pair")
+        if isinstance(m.die, int) and len(set(state.dice)) > 1:
+            label.append(f"use {m.die}")
+        if m.die == "total":
+            label.append(f"total {sum(state.dice)}")
+        opt = {"die": m.die, "pair": m.pair, "to": m.to, "label": ", ".join(label) or "move"}
+        if opt not in options_by_token.setdefault(key, []):
+            options_by_token[key].append(opt)
+        targets.append(
+            {"colour": m.colour, "index": m.index, "to": m.to, "die": m.die, "pair": m.pair}
+        )
+    board = board_context(
+        tokens,
+        ruleset=game.ruleset,
+        movable={(m.colour, m.index) for m in mine_legal},
+        targets=targets,
+        last_moved=last_token,
+    )
+    token_buttons = []
+    if my_turn:
+        for seat in seats:
+            if seat.index != turn.index:
+                continue
+            for colour in seat.colours:
+                for i, progress in enumerate(tokens.get(colour, [])):
+                    key = f"{colour}:{i}"
+                    opts = options_by_token.get(key, [])
+                    token_buttons.append(
+                        {
+                            "colour": colour,
+                            "index": i,
+                            "label": i + 1,
+                            "key": key,
+                            "options": opts,
+                            "options_json": json.dumps(opts),
+                            "movable": bool(opts),
+                            "where": _where(progress),
+                            "choose": len(opts) > 1,
+                        }
+                    )
+    seat_views = [_seat_view(game, s, state, turn, connected, vp, places) for s in seats]
+    waiting = actions.waiting_for(game, seats) if game.status == Game.Status.PLAYING else []
+    handover = []
+    if vp.is_player and waiting:
+        for s in waiting:
+            if s.index in vp.seats:
+                continue
+            handover.append(
+                {
+                    "index": s.index,
+                    "name": s.display_name,
+                    "since": s.last_seen.isoformat() if s.last_seen else "",
+                    "after": actions.ABSENT_HANDOVER_SECONDS,
+                }
+            )
+    log = list(
+        Action.objects.filter(game=game)
+        .exclude(text="")
+        .order_by("-seq")
+        .values_list("seq", "kind", "text")[:LOG_LENGTH]
+    )
+    dice = list(state.dice) if state is not None else []
+    last_roll = _last_roll(game)
+    host_seats = []
+    if game.status == Game.Status.OPEN and vp.host:
+        host_seats = [s for s in seats if s.kind in (Seat.Kind.OPEN, Seat.Kind.COMPUTER)]
+    single = None
+    all_opts = [(k, o) for k, opts in options_by_token.items() for o in opts]
+    if len(all_opts) == 1:
+        k, o = all_opts[0]
+        colour, index = k.split(":")
+        single = json.dumps(
+            {"colour": colour, "index": int(index), "die": o["die"], "pair": o["pair"]}
+        )
+    rounds = list(Round.objects.filter(game=game).values_list("number", flat=True))
+    return {
+        "game": game,
+        "vp": vp,
+        "seats": seat_views,
+        "turn": turn,
+        "turn_name": turn.display_name if turn else "",
+        "my_turn": my_turn,
+        "can_roll": can_roll,
+        "awaiting": state.awaiting if state is not None else "",
+        "dice": dice,
+        "distinct_dice": len(set(dice)) > 1,
+        "last_roll": last_roll,
+        "dice_count": engine.ruleset(game.ruleset).DICE,
+        "rolls_owed": state.rolls if state is not None else 0,
+        "token_buttons": token_buttons,
+        "any_move": bool(mine_legal),
+        "single_move": single,
+        "waiting": waiting,
+        "waiting_names": ", ".join(s.display_name for s in waiting),
+        "handover": handover,
+        "log": log,
+        "host_seats": host_seats,
+        "open_seats": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
+        "votes": game.new_round_votes or [],
+        "my_vote": any(i in (game.new_round_votes or []) for i in vp.seats),
+        "seed_editable": vp.is_player and game.nonce == 0 and not game.is_over,
+        "my_seed_seats": [s for s in seats if s.index in vp.seats],
+        "rounds": rounds,
+        "urls": {
+            "roll": reverse("game_roll", args=[game.pk]),
+            "move": reverse("game_move", args=[game.pk]),
+            "resign": reverse("game_resign", args=[game.pk]),
+            "new_round": reverse("game_new_round", args=[game.pk]),
+            "join": reverse("game_join", args=[game.pk]),
+            "start": reverse("game_start", args=[game.pk]),
+            "seat": reverse("game_seat", args=[game.pk]),
+            "seed": reverse("game_seed", args=[game.pk]),
+            "takeover": reverse("game_takeover", args=[game.pk]),
+            "leave": reverse("game_leave", args=[game.pk]),
+            "record": reverse("game_record", args=[game.pk]),
+            "page": reverse("game", args=[game.pk]),
+        },
+        "debug": settings.DEBUG,
+        **board,
+    }
+
+
+def _last_roll(game: Game) -> list[int]:
+    data = (
+        Action.objects.filter(game=game, round=game.round, kind=Action.Kind.ROLL)
+        .order_by("-seq")
+        .values_list("data", flat=True)
+        .first()
+    )
+    return list(data["roll"]) if data else []
+
+
+def _token_count(game: Game) -> int:
+    return int((game.options or {}).get("tokens", 4))
+
+
+def _where(progress: int) -> str:
+    if progress < 0:
+        return "in the yard"
+    if progress >= engine.HOME:
+        return "home"
+    if progress > 50:
+        return "in the home column"
+    return f"{progress} steps out"

@@ -1,0 +1,195 @@
+"""Thin views: parse, call an action, answer with the live fragment (htmx) or a redirect.
+
+Refusals are 4xx with a sentence a player can read, never a 500: 400 bad parameters, 403 not yours,
+404 no such game, 409 not now (out of turn, stale version: the answer carries the current board), 429 a
+flood of requests.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from . import actions, commands, throttle
+from .actions import Actor, GameError, actor_for
+from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm
+from .models import Game, Seat
+from .records import record_for
+from .render import render_live, viewpoint_for
+
+MODE_FORMS = {
+    Game.Mode.COMPUTER: ComputerGameForm,
+    Game.Mode.LOCAL: LocalGameForm,
+    Game.Mode.FRIENDS: FriendsRoomForm,
+}
+MODE_TITLES = {
+    Game.Mode.COMPUTER: "Play vs computer",
+    Game.Mode.LOCAL: "Pass & play",
+    Game.Mode.FRIENDS: "Private room with friends",
+}
+NOT_FOUND = "There is no game at this address. Check the link you were given."
+
+
+def _actor(request: HttpRequest) -> Actor:
+    return actor_for(request.user, request.session)
+
+
+def _not_found(request: HttpRequest, message: str = NOT_FOUND) -> HttpResponse:
+    if request.htmx:
+        return HttpResponse(message, status=404, content_type="text/plain; charset=utf-8")
+    return render(
+        request, "games/error.html", {"message": message, "title": "No such game"}, status=404
+    )
+
+
+def new_game(request: HttpRequest, mode: str) -> HttpResponse:
+    """GET: the setup screen of a mode. POST: create the game and open it."""
+    if mode not in MODE_FORMS:
+        return render(
+            request,
+            "games/error.html",
+            {"message": "There is no such way to play.", "title": "Not found"},
+            status=404,
+        )
+    form_class = MODE_FORMS[mode]
+    if mode == Game.Mode.FRIENDS and not request.user.is_authenticated:
+        if request.method == "POST":
+            return render(
+                request,
+                "games/error.html",
+                {"message": "Log in to open a room for friends.", "title": "Log in first"},
+                status=403,
+            )
+        return redirect(f"{reverse('login')}?next={request.path}")
+    if request.method == "POST":
+        form = form_class(request.POST)
+        if form.is_valid():
+            actor = _actor(request)
+            if not throttle.allow("new", actor.key):
+                return _too_many(request)
+            try:
+                game = actions.create_game(
+                    actor, mode, form.cleaned_data["ruleset"], form.options(), form.seat_specs()
+                )
+            except GameError as error:
+                form.add_error(None, str(error))
+            else:
+                return redirect("game", game.pk)
+        status = 400
+    elif request.method == "GET":
+        form = form_class()
+        status = 200
+    else:
+        return HttpResponse("Use GET or POST.", status=405)
+    return render(
+        request,
+        "games/setup.html",
+        {"form": form, "mode": mode, "title": MODE_TITLES[mode]},
+        status=status,
+    )
+
+
+def _load(game_id: str) -> tuple[Game | None, list[Seat]]:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None, []
+    return game, list(game.seats.select_related("user").order_by("index"))
+
+
+@require_GET
+def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
+    game, seats = _load(game_id)
+    if game is None:
+        return _not_found(request)
+    actor = _actor(request)
+    vp = viewpoint_for(game, seats, actor)
+    context = {
+        "game": game,
+        "vp": vp,
+        "live": render_live(game, vp, seats=seats),
+        "invite_url": request.build_absolute_uri(game.get_absolute_url()),
+        "login_next": f"{reverse('login')}?next={game.get_absolute_url()}",
+        "signup_next": f"{reverse('signup')}?next={game.get_absolute_url()}",
+        "ws_url": f"/ws/games/{game.pk}/",
+    }
+    return render(request, "games/game.html", context)
+
+
+@require_GET
+def live(request: HttpRequest, game_id: str) -> HttpResponse:
+    """The live fragment alone: a client that lost track of the version fetches the whole board."""
+    game, seats = _load(game_id)
+    if game is None:
+        return _not_found(request)
+    vp = viewpoint_for(game, seats, _actor(request))
+    return HttpResponse(render_live(game, vp, seats=seats))
+
+
+def _too_many(request: HttpRequest) -> HttpResponse:
+    message = "Too many actions at once: wait a moment and try again."
+    if request.htmx:
+        return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
+    return render(
+        request, "games/error.html", {"message": message, "title": "Slow down"}, status=429
+    )
+
+
+@require_POST
+def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
+    actor = _actor(request)
+    if not throttle.allow(game_id, actor.key):
+        return _too_many(request)
+    data = request.POST.dict()
+    if request.content_type == "application/json":
+        try:
+            body = json.loads(request.body or b"{}")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return _refused(request, game_id, actor, GameError("Bad request: send a JSON object."))
+        data = {k: v for k, v in body.items() if k != "HEADERS"}
+    try:
+        commands.run(name, game_id, actor, data)
+    except GameError as error:
+        return _refused(request, game_id, actor, error)
+    if not request.htmx:
+        target = request.POST.get("next", "")
+        if target.startswith("/") and not target.startswith("//"):
+            return redirect(target)
+        return redirect("game", game_id)
+    game, seats = _load(game_id)
+    return HttpResponse(render_live(game, viewpoint_for(game, seats, actor), seats=seats))
+
+
+def _refused(request: HttpRequest, game_id: str, actor: Actor, error: GameError) -> HttpResponse:
+    message = str(error)
+    game, seats = _load(game_id) if error.status != 404 else (None, [])
+    if request.htmx:
+        if error.status == 409 and game is not None:
+            # Not now: the answer is the current board with the reason on it, so the client resyncs.
+            vp = viewpoint_for(game, seats, actor)
+            html = render_live(game, vp, seats=seats, notice=message)
+            return HttpResponse(html, status=409)
+        return HttpResponse(message, status=error.status, content_type="text/plain; charset=utf-8")
+    context = {"message": message, "title": "That didn't work", "game": game}
+    return render(request, "games/error.html", context, status=error.status)
+
+
+@require_GET
+def record_json(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return JsonResponse({"error": NOT_FOUND}, status=404)
+    round_number = request.GET.get("round")
+    if round_number is not None:
+        if not round_number.isdigit() or not 1 <= int(round_number) <= game.round:
+            return JsonResponse({"error": "There is no such round in this game."}, status=404)
+        round_number = int(round_number)
+    record = record_for(game, round_number)
+    response = JsonResponse(record, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'inline; filename="ludopat-{game.pk}.json"'
+    return response

@@ -1,0 +1,425 @@
+// The game page: picks and sends moves (click, drag, keys, token buttons), keeps the board on the newest
+// version (WebSocket pushes and POST answers may cross), animates tokens and dice, and announces turns.
+(() => {
+  "use strict";
+  const page = document.querySelector(".game-page");
+  if (!page) return;
+  const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
+  const PREFS = { automove: true, path: false, helpers: true, sound: false };
+  const baseTitle = document.title;
+  let selectedDie = null;
+  let beforePositions = null;
+  let lastVersion = -1;
+  let lastMyTurn = false;
+  let autoTimer = null;
+  let sending = false;
+
+  // --- preferences (per player, per browser) ---------------------------------------------------------
+  const pref = (name) => {
+    const v = localStorage.getItem("ludopat:" + name);
+    return v === null ? PREFS[name] : v === "1";
+  };
+  const applyPrefs = () => {
+    page.classList.toggle("no-helpers", !pref("helpers"));
+    page.classList.toggle("show-path", pref("path"));
+  };
+  document.querySelectorAll("[data-pref]").forEach((box) => {
+    box.checked = pref(box.dataset.pref);
+    box.addEventListener("change", () => {
+      localStorage.setItem("ludopat:" + box.dataset.pref, box.checked ? "1" : "0");
+      applyPrefs();
+    });
+  });
+  applyPrefs();
+  const settingsToggle = document.getElementById("settings-toggle");
+  const settings = document.getElementById("settings");
+  settingsToggle?.addEventListener("click", () => {
+    settings.hidden = !settings.hidden;
+    settingsToggle.setAttribute("aria-expanded", String(!settings.hidden));
+  });
+
+  // --- helpers ----------------------------------------------------------------------------------------
+  const live = () => document.getElementById("game-live");
+  const version = () => Number(live()?.dataset.version ?? -1);
+  const toast = (text, kind = "error") => {
+    const el = document.getElementById("game-toast");
+    if (!el || !text) return;
+    el.textContent = text;
+    el.className = "toast toast-" + kind;
+    el.hidden = false;
+    clearTimeout(el._t);
+    el._t = setTimeout(() => (el.hidden = true), 4500);
+  };
+  const announce = (text) => {
+    const el = document.getElementById("announcer");
+    if (el) {
+      el.textContent = "";
+      setTimeout(() => (el.textContent = text), 30);
+    }
+  };
+
+  function send(url, values) {
+    const root = live();
+    if (!root || sending) return;
+    sending = true;
+    clearTimeout(autoTimer);
+    htmx
+      .ajax("POST", url, { source: root, target: "#game-live", swap: "outerHTML", values })
+      .finally(() => (sending = false));
+  }
+
+  function sendMove(token, die, pair) {
+    const root = live();
+    const [colour, index] = token.split(":");
+    const values = { version: root.dataset.version, colour, index };
+    if (die !== undefined && die !== null && die !== "") values.die = die;
+    if (pair) values.pair = "true";
+    hideChoosers();
+    send(root.dataset.moveUrl, values);
+  }
+
+  function optionsFor(token) {
+    const button = document.querySelector(`.token-button[data-token="${token}"]`);
+    if (!button) return [];
+    try {
+      return JSON.parse(button.dataset.options || "[]");
+    } catch {
+      return [];
+    }
+  }
+
+  function hideChoosers() {
+    document.querySelectorAll(".chooser").forEach((c) => (c.hidden = true));
+    document.querySelectorAll(".token.selected").forEach((t) => t.classList.remove("selected"));
+    document.querySelectorAll(".target.shown").forEach((t) => t.classList.remove("shown"));
+  }
+
+  function showTargets(token) {
+    document.querySelectorAll(".target").forEach((t) => {
+      t.classList.toggle("shown", t.dataset.token === token);
+    });
+  }
+
+  // Pick a token: one way to move it goes at once; the chosen die narrows the choice; else ask.
+  function pick(token) {
+    let options = optionsFor(token);
+    if (!options.length) return;
+    if (selectedDie !== null) {
+      const withDie = options.filter((o) => String(o.die) === String(selectedDie));
+      if (withDie.length) options = withDie;
+    }
+    if (options.length === 1) {
+      sendMove(token, options[0].die, options[0].pair);
+      return;
+    }
+    hideChoosers();
+    const chooser = document.querySelector(`.chooser[data-for="${token}"]`);
+    document.getElementById("tok-" + token.replace(":", "-"))?.classList.add("selected");
+    showTargets(token);
+    if (chooser) {
+      chooser.querySelectorAll(".choice").forEach((b) => {
+        b.hidden = !options.some((o) => String(o.die) === b.dataset.die && String(o.pair ? 1 : 0) === b.dataset.pair);
+      });
+      chooser.hidden = false;
+      chooser.querySelector(".choice:not([hidden])")?.focus();
+    }
+  }
+
+  function selectDie(button) {
+    const die = button.dataset.die;
+    const same = selectedDie === die && button.getAttribute("aria-pressed") === "true";
+    document.querySelectorAll(".die.choosable").forEach((d) => d.setAttribute("aria-pressed", "false"));
+    selectedDie = same ? null : die;
+    if (!same) button.setAttribute("aria-pressed", "true");
+    highlightForDie();
+  }
+
+  function highlightForDie() {
+    document.querySelectorAll(".token-button.movable").forEach((b) => {
+      const ok = selectedDie === null || optionsFor(b.dataset.token).some((o) => String(o.die) === String(selectedDie));
+      b.classList.toggle("dim", !ok);
+      document.getElementById("tok-" + b.dataset.token.replace(":", "-"))?.classList.toggle("dim", !ok);
+    });
+  }
+
+  // --- clicks -----------------------------------------------------------------------------------------
+  page.addEventListener("click", (event) => {
+    const choice = event.target.closest(".choice");
+    if (choice) {
+      const pair = choice.dataset.pair === "1";
+      sendMove(choice.dataset.token, choice.dataset.die, pair);
+      return;
+    }
+    const tokenButton = event.target.closest(".token-button");
+    if (tokenButton && !tokenButton.disabled) {
+      pick(tokenButton.dataset.token);
+      return;
+    }
+    const die = event.target.closest(".die.choosable");
+    if (die && live()?.dataset.myTurn === "1") {
+      selectDie(die);
+      return;
+    }
+    const copy = event.target.closest("[data-copy]");
+    if (copy) {
+      const input = document.querySelector(copy.dataset.copy);
+      navigator.clipboard?.writeText(input.value).then(
+        () => toast("Link copied. Send it to your friends!", "ok"),
+        () => { input.select(); toast("Press Ctrl+C to copy the link.", "ok"); },
+      );
+      return;
+    }
+    const share = event.target.closest("[data-share]");
+    if (share && navigator.share) {
+      navigator.share({ title: "Play Ludo with me", text: "Join my Ludo game on Ludopat", url: share.dataset.share }).catch(() => {});
+    }
+  });
+  document.querySelectorAll("[data-share]").forEach((b) => (b.hidden = !navigator.share));
+
+  // --- dragging a token on the board (a click without movement is a pick) ----------------------------
+  let drag = null;
+  const svgPoint = (svg, event) => {
+    const pt = svg.createSVGPoint();
+    pt.x = event.clientX;
+    pt.y = event.clientY;
+    return pt.matrixTransform(svg.getScreenCTM().inverse());
+  };
+  page.addEventListener("pointerdown", (event) => {
+    const tok = event.target.closest(".token.movable");
+    if (!tok || event.button > 0) return;
+    const svg = tok.ownerSVGElement;
+    const start = svgPoint(svg, event);
+    const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(tok.getAttribute("transform"));
+    drag = { tok, svg, start, x0: Number(m[1]), y0: Number(m[2]), moved: false, id: event.pointerId };
+    tok.setPointerCapture?.(event.pointerId);
+    showTargets(tok.dataset.token);
+    event.preventDefault();
+  });
+  page.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const p = svgPoint(drag.svg, event);
+    const dx = p.x - drag.start.x;
+    const dy = p.y - drag.start.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+    drag.moved = true;
+    drag.tok.classList.add("dragging");
+    drag.tok.setAttribute("transform", `translate(${drag.x0 + dx} ${drag.y0 + dy})`);
+    const near = nearestTarget(drag.tok.dataset.token, p);
+    document.querySelectorAll(".target").forEach((t) => t.classList.toggle("hot", t === near));
+  });
+  const endDrag = (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const { tok, moved, x0, y0, svg } = drag;
+    drag = null;
+    tok.classList.remove("dragging");
+    if (!moved) {
+      pick(tok.dataset.token);
+      return;
+    }
+    const near = event.type === "pointerup" ? nearestTarget(tok.dataset.token, svgPoint(svg, event)) : null;
+    if (near) {
+      sendMove(near.dataset.token, near.dataset.die, near.dataset.pair === "1");
+    } else {
+      tok.setAttribute("transform", `translate(${x0} ${y0})`);
+      hideChoosers();
+    }
+  };
+  page.addEventListener("pointerup", endDrag);
+  page.addEventListener("pointercancel", endDrag);
+  function nearestTarget(token, p) {
+    let best = null;
+    let bestD = 30;
+    document.querySelectorAll(`.target[data-token="${token}"]`).forEach((t) => {
+      if (selectedDie !== null && t.dataset.die !== String(selectedDie)) return;
+      const d = Math.hypot(Number(t.dataset.x) - p.x, Number(t.dataset.y) - p.y);
+      if (d < bestD) { best = t; bestD = d; }
+    });
+    return best;
+  }
+
+  // Hovering or focusing a token shows where it would go (with "show the move path", its path too).
+  page.addEventListener("pointerover", (event) => {
+    const tok = event.target.closest(".token.movable, .token-button.movable");
+    if (tok && !drag) showTargets(tok.dataset.token);
+  });
+  page.addEventListener("focusin", (event) => {
+    const tok = event.target.closest(".token-button.movable");
+    if (tok) showTargets(tok.dataset.token);
+  });
+
+  // --- keys: 1-4 pick a token (again: the next one with that number), R rolls, Esc cancels -----------
+  let keyCycle = { key: null, at: 0 };
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest("input, select, textarea")) return;
+    const root = live();
+    if (!root || root.dataset.myTurn !== "1") return;
+    if (event.key === "Escape") { hideChoosers(); return; }
+    if (/^[1-4]$/.test(event.key)) {
+      const buttons = [...document.querySelectorAll(`.token-button.movable[data-key="${event.key}"]`)];
+      if (!buttons.length) return;
+      keyCycle = keyCycle.key === event.key ? { key: event.key, at: keyCycle.at + 1 } : { key: event.key, at: 0 };
+      const button = buttons[keyCycle.at % buttons.length];
+      button.focus();
+      if (buttons.length === 1) pick(button.dataset.token);
+      event.preventDefault();
+    } else if ((event.key === "r" || event.key === "R") && root.dataset.canRoll === "1") {
+      document.getElementById("roll-button")?.click();
+      event.preventDefault();
+    }
+  });
+
+  // --- keeping the newest board -----------------------------------------------------------------------
+  const incomingVersion = (el) => Number(el?.dataset?.version ?? -1);
+  function rememberPositions() {
+    beforePositions = {};
+    document.querySelectorAll("#game-board .token").forEach((t) => {
+      beforePositions[t.id] = t.getAttribute("transform");
+    });
+  }
+  document.body.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const incoming = event.detail.fragment?.firstElementChild;
+    if (!incoming || incoming.id !== "game-live") return;
+    if (incomingVersion(incoming) < version()) {
+      event.detail.shouldSwap = false; // an older board than the one shown: ignore it
+      return;
+    }
+    rememberPositions();
+  });
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    const xhr = event.detail.xhr;
+    if (xhr.status === 409 && xhr.responseText.includes('id="game-live"')) {
+      event.detail.shouldSwap = true; // refused, but here is the current board: resync
+      event.detail.isError = false;
+    } else if (xhr.status >= 400) {
+      event.detail.shouldSwap = false;
+      toast(xhr.status === 429 ? "Too many actions at once: wait a moment." : xhr.responseText.slice(0, 300));
+      return;
+    }
+    const m = /data-version="(\d+)"/.exec(xhr.responseText || "");
+    if (m && Number(m[1]) < version() && event.detail.target?.id === "game-live") {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    rememberPositions();
+  });
+  document.body.addEventListener("htmx:oobAfterSwap", (event) => {
+    if (event.detail.target?.id === "game-toast" || event.target?.id === "game-toast") {
+      const el = document.getElementById("game-toast");
+      if (el && el.textContent.trim()) { el.hidden = false; clearTimeout(el._t); el._t = setTimeout(() => (el.hidden = true), 4500); }
+    }
+  });
+  document.body.addEventListener("htmx:afterSettle", afterUpdate);
+  document.body.addEventListener("htmx:wsAfterMessage", afterUpdate);
+  document.body.addEventListener("htmx:sendError", () => toast("No connection: check your network."));
+
+  function afterUpdate() {
+    const root = live();
+    if (!root) return;
+    const v = Number(root.dataset.version);
+    const notice = root.querySelector(".notice");
+    if (notice && root._noticed !== true) {
+      root._noticed = true;
+      toast(notice.textContent);
+    }
+    if (v === lastVersion && !beforePositions) return;
+    const changed = v !== lastVersion;
+    lastVersion = v;
+    selectedDie = null;
+    animateTokens();
+    if (changed) {
+      const msg = document.getElementById("game-message")?.textContent.trim();
+      if (msg) announce(msg);
+      if (!reduced.matches && root.querySelector(".die:not(.blank):not(.spent)")) {
+        root.querySelectorAll(".dice .die").forEach((d) => d.classList.add("rolling"));
+        setTimeout(() => root.querySelectorAll(".dice .die").forEach((d) => d.classList.remove("rolling")), 550);
+      }
+    }
+    const myTurn = root.dataset.myTurn === "1";
+    document.title = myTurn ? "● Your turn · " + baseTitle : baseTitle;
+    if (myTurn && !lastMyTurn) {
+      if (pref("sound")) beep();
+      if (changed) announce("Your turn. " + (document.getElementById("game-message")?.textContent.trim() || ""));
+    }
+    lastMyTurn = myTurn;
+    highlightForDie();
+    scheduleAutoMove(root);
+    revealHandovers();
+  }
+
+  function animateTokens() {
+    const before = beforePositions;
+    beforePositions = null;
+    if (!before || reduced.matches) return;
+    document.querySelectorAll("#game-board .token").forEach((t) => {
+      const old = before[t.id];
+      const now = t.getAttribute("transform");
+      if (!old || old === now) return;
+      const a = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(old);
+      const b = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(now);
+      if (!a || !b) return;
+      const dx = Number(a[1]) - Number(b[1]);
+      const dy = Number(a[2]) - Number(b[2]);
+      const far = Math.hypot(dx, dy);
+      const inner = t.querySelector(".tok-in");
+      if (!inner) return;
+      inner.animate(
+        [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0px, 0px)" }],
+        { duration: Math.min(650, 220 + far * 1.1), easing: "cubic-bezier(.2,.8,.25,1)" },
+      );
+    });
+  }
+
+  function scheduleAutoMove(root) {
+    clearTimeout(autoTimer);
+    if (!pref("automove") || root.dataset.myTurn !== "1" || !root.dataset.singleMove) return;
+    const v = root.dataset.version;
+    autoTimer = setTimeout(() => {
+      const now = live();
+      if (!now || now.dataset.version !== v || !now.dataset.singleMove) return;
+      const m = JSON.parse(now.dataset.singleMove);
+      sendMove(`${m.colour}:${m.index}`, m.die, m.pair);
+    }, reduced.matches ? 250 : 650);
+  }
+
+  function revealHandovers() {
+    document.querySelectorAll("form.handover").forEach((f) => {
+      const since = Date.parse(f.dataset.since || "");
+      const wait = Number(f.dataset.after || 120) * 1000;
+      f.hidden = !(since && Date.now() - since >= wait);
+    });
+  }
+  setInterval(revealHandovers, 5000);
+
+  let audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const o = audio.createOscillator();
+      const g = audio.createGain();
+      o.frequency.value = 660;
+      g.gain.setValueAtTime(0.0001, audio.currentTime);
+      g.gain.exponentialRampToValueAtTime(0.15, audio.currentTime + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+      o.connect(g).connect(audio.destination);
+      o.start();
+      o.stop(audio.currentTime + 0.3);
+    } catch {}
+  }
+
+  // --- the connection ---------------------------------------------------------------------------------
+  const conn = document.getElementById("conn-state");
+  document.body.addEventListener("htmx:wsOpen", (event) => {
+    if (conn) { conn.textContent = "Live"; conn.className = "conn-state on"; }
+    event.detail.socketWrapper?.send(JSON.stringify({ resync: version() }));
+  });
+  document.body.addEventListener("htmx:wsClose", (event) => {
+    if (!conn) return;
+    const code = event.detail.event?.code;
+    conn.textContent = code === 4404 ? "Not available" : "Reconnecting…";
+    conn.className = "conn-state off";
+  });
+
+  lastVersion = -1;
+  afterUpdate();
+})();
