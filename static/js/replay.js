@@ -93,7 +93,7 @@
       const item = log.querySelector(`li[data-n="${current}"]`);
       if (item) {
         item.setAttribute("aria-current", "step");
-        const top = item.offsetTop - log.offsetTop;
+        const top = item.offsetTop; // the list is position: relative, so this is within it
         if (top < log.scrollTop || top > log.scrollTop + log.clientHeight - item.offsetHeight) {
           log.scrollTop = top - log.clientHeight / 2;
         }

@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -211,6 +212,8 @@ def live_stack(django_db_setup, django_db_blocker) -> Iterator[Stack]:
         LUDOPAT_TEST_SEEDS="1",
         DJANGO_SETTINGS_MODULE="ludopat.settings",
         PYTHONUNBUFFERED="1",
+        # This checkout's code, whichever checkout the editable install points at.
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
     port = _free_port()
     workdir = tempfile.mkdtemp(prefix="ludopat-beat-")
@@ -268,6 +271,28 @@ def live(live_stack, browser, transactional_db, request) -> Iterator[Stack]:
         p.set_mark()
     request.node._live_stack = live_stack
     yield live_stack
+
+
+def off_loop(fn: Callable, *args, **kwargs):
+    """Run server-side code (games.actions, the ORM) in a plain thread, away from the event loop that
+    Playwright's sync API keeps in the test's thread: its on-commit notifications use async_to_sync,
+    which refuses to run beside a loop. The thread's database connection is closed afterwards."""
+    from django.db import connections
+
+    def call():
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
+
+
+@pytest.fixture
+def server() -> Callable:
+    """server(fn, *args): run fn in a thread of its own (see off_loop) and return its result."""
+    return off_loop
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 
 from games.engine.verify import verify_record
 from games.pages import RULESETS, replay_data
-from tests.browser.records import play_record
+from tests.browser.records import play_local_game, play_record
 
 # ---------------------------------------------------------------------------------------------------
 # How to play
@@ -132,34 +132,6 @@ def test_a_missing_game_is_a_404_with_a_clear_message(client, page):
     assert "No such game" in response.content.decode()
 
 
-def _local_game(finish: bool):
-    """A pass & play quick game (classic, 2 tokens each) played through games.actions, to the end
-    if `finish`, else for a few actions."""
-    from games import engine
-    from games.actions import Actor, SeatSpec, create_game, do_move, do_roll, engine_state
-    from games.models import Game
-
-    actor = Actor(None, "owner-key")
-    game = create_game(
-        actor,
-        "local",
-        "classic",
-        {"tokens": 2},
-        [SeatSpec("local", "Alice"), SeatSpec("local", "Bob")],
-    )
-    for _ in range(5000 if finish else 6):
-        game = Game.objects.get(pk=game.pk)
-        if game.status != Game.Status.PLAYING:
-            break
-        state = engine_state(game)
-        if engine.can_roll(state):
-            do_roll(game.pk, actor, None)
-        else:
-            move = engine.legal_moves(state)[0]
-            do_move(game.pk, actor, None, move.colour, move.index, move.die, move.pair)
-    return Game.objects.get(pk=game.pk)
-
-
 def _embedded(html: str, element_id: str):
     match = re.search(
         rf'<script id="{element_id}" type="application/json">(.*?)</script>', html, re.S
@@ -172,7 +144,7 @@ def _embedded(html: str, element_id: str):
 def test_the_replay_page_carries_every_step_of_a_finished_game(client):
     from games.records import record_for
 
-    game = _local_game(finish=True)
+    game = play_local_game(finish=True)
     assert game.status == "finished"
     page = client.get(f"/games/{game.pk}/replay/")
     assert page.status_code == 200
@@ -189,7 +161,7 @@ def test_the_replay_page_carries_every_step_of_a_finished_game(client):
 
 @pytest.mark.django_db
 def test_an_unfinished_game_has_no_replay_yet(client):
-    game = _local_game(finish=False)
+    game = play_local_game(finish=False)
     html = client.get(f"/games/{game.pk}/replay/").content.decode()
     assert "still being played" in html
     assert "replay-data" not in html
@@ -197,14 +169,14 @@ def test_an_unfinished_game_has_no_replay_yet(client):
 
 @pytest.mark.django_db
 def test_a_round_that_does_not_exist_is_a_404(client):
-    game = _local_game(finish=False)
+    game = play_local_game(finish=False)
     assert client.get(f"/games/{game.pk}/replay/?round=7").status_code == 404
     assert client.get(f"/games/{game.pk}/replay/?round=x").status_code == 404
 
 
 @pytest.mark.django_db
 def test_the_verify_page_points_at_the_game_record(client):
-    game = _local_game(finish=True)
+    game = play_local_game(finish=True)
     page = client.get(f"/games/{game.pk}/verify/")
     assert page.status_code == 200
     html = page.content.decode()
