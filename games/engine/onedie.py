@@ -113,6 +113,17 @@ def _flags(variant: Variant, state: State) -> tuple[bool, bool]:
     return ("pairs", True) in options, ("hold", True) in options
 
 
+# Events are immutable values, so the few that depend only on a player and the dice are made once and
+# shared (they are created on nearly every action of a benchmark game).
+_ROLLED = {(p, (d,)): Event("rolled", player=p, dice=(d,)) for p in range(4) for d in range(1, 7)}
+_TURN_PASSED = tuple(Event("turn_passed", player=p) for p in range(4))
+_BONUS_ROLL = tuple(Event("bonus_roll", player=p) for p in range(4))
+
+
+def _rolled(player: int, dice: tuple[int, ...]) -> Event:
+    return _ROLLED.get((player, dice)) or Event("rolled", player=player, dice=dice)
+
+
 # ---------------------------------------------------------------------------------------------------
 # Legal moves
 
@@ -252,7 +263,7 @@ def _pass_turn(state: State, tokens, places, events: list[Event]) -> tuple[State
     turn = (state.turn + 1) % count
     while turn in places:
         turn = (turn + 1) % count
-    events.append(Event("turn_passed", player=turn))
+    events.append(_TURN_PASSED[turn])
     return _with(state, tokens, turn, ROLL, (), 0, places, NO_SIXES), events
 
 
@@ -314,7 +325,7 @@ def roll(variant: Variant, state: State, dice: tuple[int, ...]) -> tuple[State, 
         return _roll_hold(variant, state, dice, pairs)
     die = dice[0]
     run, undo = state.memo
-    events = [Event("rolled", player=state.turn, dice=dice)]
+    events = [_rolled(state.turn, dice)]
     if die == 6:
         if run == 2:
             return _three_sixes(variant, state, events)
@@ -332,7 +343,7 @@ def roll(variant: Variant, state: State, dice: tuple[int, ...]) -> tuple[State, 
     if movable:
         return _with(state, state.tokens, ci, MOVE, (die,), 0, state.places, memo), events
     if die == 6:  # a 6 that can't be used still earns a roll
-        events.append(Event("bonus_roll", player=ci))
+        events.append(_BONUS_ROLL[ci])
         return _with(state, state.tokens, ci, ROLL, (), 0, state.places, memo), events
     return _pass_turn(state, state.tokens, state.places, events)
 
@@ -360,7 +371,7 @@ def _roll_hold(variant: Variant, state: State, dice, pairs) -> tuple[State, list
     # Rolling while a move is possible spends one of the owed rolls; otherwise the roll awaited is the
     # one not counted in `rolls` (RECORD.md: "rolls owed beyond the one it is awaiting").
     owed = state.rolls - 1 if state.awaiting == MOVE else state.rolls
-    events = [Event("rolled", player=state.turn, dice=dice)]
+    events = [_rolled(state.turn, dice)]
     if die == 6:
         if run == 2:
             return _three_sixes_hold(state, events)
@@ -471,6 +482,6 @@ def apply(variant: Variant, state: State, move: Move) -> tuple[State, list[Event
 
     bonus = move.die == 6 or (variant.bonus_for_capture_and_home and (home or bool(captured)))
     if bonus:  # one roll per move, whatever earned it
-        events.append(Event("bonus_roll", player=ci))
+        events.append(_BONUS_ROLL[ci])
         return _with(state, tokens, ci, ROLL, (), 0, state.places, state.memo), events
     return _pass_turn(state, tokens, state.places, events)
