@@ -440,6 +440,8 @@ def create_game(
             if spec.kind == Seat.Kind.HUMAN:
                 seat.user_id = actor.user_id
                 seat.player_key = actor.key
+                if actor.user_id is None:
+                    seat.name = "You"
             made.append(seat)
         Seat.objects.bulk_create(made)
         _record(game, Action.Kind.CREATE, data={"mode": mode}, text="Game created.")
@@ -935,7 +937,9 @@ def seat_disconnected(seat_ids: list[int]) -> None:
 
 
 def _humans(seats: list[Seat]) -> list[Seat]:
-    return [s for s in seats if s.kind == Seat.Kind.HUMAN and not s.bot_controlled]
+    """The people whose agreement a new round needs (a resigned player still decides on a rematch;
+    an absent one whose seat the computer holds does not hold the others up)."""
+    return [s for s in seats if s.kind == Seat.Kind.HUMAN and (s.resigned or not s.bot_controlled)]
 
 
 def do_new_round(game_id: str, actor: Actor) -> Game:

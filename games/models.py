@@ -147,7 +147,7 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         if self.kind == self.Kind.COMPUTER:
-            return self.name or f"Computer ({LEVEL_NAMES.get(self.level, self.level)})"
+            return self.name or f"{self.colours[0].title() if self.colours else 'The'} computer"
         if self.kind == self.Kind.OPEN:
             return "Open seat"
         if self.user_id and not self.name:
