@@ -91,7 +91,7 @@ def cell_of(corner: int, progress: int) -> int | None:
     Shared-track squares are 0..51, home-column squares 52.. (one set per corner), the yard and home
     are not places (None): tokens there never meet.
 
-    >>> cell_of(0, 13) == cell_of(1, 0), cell_of(0, 52), cell_of(0, 51) == cell_of(1, 51)
+    >>> cell_of(0, 13) == cell_of(1, 0), cell_of(0, 51), cell_of(0, 51) == cell_of(1, 51)
     (True, 52, False)
     """
     if 0 <= progress <= LAST_TRACK:
