@@ -10,13 +10,16 @@ A node budget bounds the search; past it positions are scored without searching 
 
 from __future__ import annotations
 
-from ..game import apply_move, legal_moves
-from ..state import MOVE, PLAYING, Move, State
+from ..game import apply_move, legal_moves, roll
+from ..state import MOVE, PLAYING, ROLL, Move, State
 from .evaluation import Evaluator
 from .handplan import HandPlanner, canonical
 
 # Past this many searched positions the rest are scored statically (keeps long hands under ~20 ms).
 NODE_BUDGET = 400
+# Bonus rolls looked through (averaged over the six numbers) on one line of play.
+BONUS_LOOKAHEAD = 1
+DIE = (1, 2, 3, 4, 5, 6)
 
 
 def _distinct(state: State, moves: tuple[Move, ...]) -> list[Move]:
@@ -46,8 +49,13 @@ class Search:
     def _continues(self, state: State) -> bool:
         return state.status == PLAYING and state.turn == self.me and state.awaiting == MOVE
 
-    def value(self, state: State) -> float:
-        """The best score reachable from `state` by our own moves (its static score if it is not ours)."""
+    def value(self, state: State, chances: int = 0) -> float:
+        """The best score reachable from `state` by our own moves (its static score if it is not ours).
+
+        `chances` counts the bonus rolls already looked through on this line: the first one is
+        averaged over its six numbers (a bonus roll's worth depends on what it can do), deeper ones are
+        scored flat by the evaluation.
+        """
         if state.ruleset == "twodice":
             if not self._continues(state):
                 return self.evaluator.evaluate(state)
@@ -61,6 +69,8 @@ class Search:
             state.awaiting,
             state.rolls,
             state.status,
+            state.memo,
+            chances,
         )
         found = self.memo.get(key)
         if found is not None:
@@ -70,11 +80,26 @@ class Search:
             self.nodes += 1
             moves = legal_moves(state)
         if moves:
-            result = max(self.value(apply_move(state, m)[0]) for m in _distinct(state, moves))
+            result = max(
+                self.value(apply_move(state, m)[0], chances) for m in _distinct(state, moves)
+            )
+        elif chances < BONUS_LOOKAHEAD and self._bonus_roll(state) and self.nodes < self.budget:
+            self.nodes += 1
+            result = sum(self.value(roll(state, (d,))[0], chances + 1) for d in DIE) / len(DIE)
         else:
             result = self.evaluator.evaluate(state)
         self.memo[key] = result
         return result
+
+    def _bonus_roll(self, state: State) -> bool:
+        """Our move earned another roll (one-die rule sets without `hold`, where the roll is forced)."""
+        return (
+            state.status == PLAYING
+            and state.turn == self.me
+            and state.awaiting == ROLL
+            and state.rolls == 0
+            and not state.dice
+        )
 
     def best(self, state: State, moves: tuple[Move, ...]) -> Move:
         """The legal move that starts the best sequence (first in legal order among equals).
