@@ -210,7 +210,7 @@ def live_stack(django_db_setup, django_db_blocker) -> Iterator[Stack]:
         DATABASE_URL=database_url,
         REDIS_URL=os.environ["REDIS_URL"],
         LUDOPAT_TEST_SEEDS="1",
-        DJANGO_SETTINGS_MODULE="ludopat.settings",
+        DJANGO_SETTINGS_MODULE="tests.browser.stack_settings",
         PYTHONUNBUFFERED="1",
         # This checkout's code, whichever checkout the editable install points at.
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
@@ -245,6 +245,18 @@ def live_stack(django_db_setup, django_db_blocker) -> Iterator[Stack]:
 # The browser
 
 
+def _launch(playwright):
+    """Chromium, with one retry: on a loaded machine a first launch can hang until its timeout."""
+    for attempt in (1, 2):
+        try:
+            return playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=60_000
+            )
+        except Exception:
+            if attempt == 2:
+                raise
+
+
 @pytest.fixture(scope="session")
 def browser(live_stack):
     from playwright.sync_api import sync_playwright
@@ -253,7 +265,7 @@ def browser(live_stack):
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
         with sync_playwright() as playwright:
-            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            chromium = _launch(playwright)
             yield chromium
             chromium.close()
     finally:
