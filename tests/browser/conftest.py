@@ -349,6 +349,7 @@ def screenshot(page, name: str, full_page: bool = True) -> Path:
     """Save a screenshot as tests/artifacts/<name>.png (git-ignored) and return its path."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
+    page.evaluate("window.scrollTo(0, 0)")  # a sticky header would otherwise sit mid-picture
     page.screenshot(path=str(path), full_page=full_page)
     return path
 
