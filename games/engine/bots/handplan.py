@@ -18,18 +18,19 @@ from ..state import HOME, LAST_TRACK, YARD
 from .evaluation import DIE_LEFT, WIN, Evaluator
 
 Tokens = tuple[tuple[int, ...], ...]
-# Dice searched after the first move: a longer hand (double sixes) is searched this deep and the dice
-# beyond are scored as progress to come. Three dice in all keeps even a six-dice hand of eight seeds
-# spread over the board to about a thousand positions (well under 20 ms); two-dice hands, and three, are
-# planned to the end.
+# Dice searched after the first move, at first: a longer hand (double sixes) is searched this deep and
+# the dice beyond are scored as progress to come. Three dice in all keeps even a six-dice hand of eight
+# seeds spread over the board to about a thousand positions; two- and three-dice hands are planned to the
+# end, and strong.Search deepens a longer hand's search while it stays small.
 HORIZON = 2
 
 
 class HandPlanner:
     """Value of the rest of a hand for the player to act: (dice it can use, best score after them)."""
 
-    def __init__(self, evaluator: Evaluator) -> None:
+    def __init__(self, evaluator: Evaluator, horizon: int = HORIZON) -> None:
         self.evaluator = evaluator
+        self.horizon = horizon
         me = evaluator.me
         self.mine = tuple(c for c, p in enumerate(evaluator.owner) if p == me)
         self.theirs = tuple(c for c, p in enumerate(evaluator.owner) if p != me)
@@ -107,7 +108,7 @@ class HandPlanner:
             return 0, self.leaf(tokens)
         full = len(dice)
         self.nodes += 1
-        if depth >= HORIZON:
+        if depth >= self.horizon:
             # Beyond the horizon: assume the dice get played and count them as progress to come.
             return full, self.leaf(tokens) + DIE_LEFT * full
         last = self._last_seed(tokens)

@@ -13,13 +13,15 @@ from __future__ import annotations
 from ..game import apply_move, legal_moves, roll
 from ..state import MOVE, PLAYING, ROLL, Move, State
 from .evaluation import Evaluator
-from .handplan import HandPlanner, canonical
+from .handplan import HORIZON, HandPlanner, canonical
 
 # Past this many searched positions the rest are scored statically (keeps long hands under ~20 ms).
 NODE_BUDGET = 400
 # Bonus rolls looked through (averaged over the six numbers) on one line of play.
 BONUS_LOOKAHEAD = 1
 DIE = (1, 2, 3, 4, 5, 6)
+# A twodice search that stayed under this many positions is worth repeating one die deeper.
+DEEPEN_NODES = 150
 
 
 def _distinct(state: State, moves: tuple[Move, ...]) -> list[Move]:
@@ -44,7 +46,7 @@ class Search:
         self.memo: dict[tuple, float] = {}
         self.budget = budget
         self.nodes = 0
-        self.planner: HandPlanner | None = None
+        self.planner = HandPlanner(self.evaluator)
 
     def _continues(self, state: State) -> bool:
         return state.status == PLAYING and state.turn == self.me and state.awaiting == MOVE
@@ -59,8 +61,6 @@ class Search:
         if state.ruleset == "twodice":
             if not self._continues(state):
                 return self.evaluator.evaluate(state)
-            if self.planner is None:
-                self.planner = HandPlanner(self.evaluator)
             return self.planner.search(canonical(state.tokens), tuple(sorted(state.dice)))[1]
         key = (
             tuple(tuple(sorted(t)) for t in state.tokens),
@@ -105,8 +105,20 @@ class Search:
         """The legal move that starts the best sequence (first in legal order among equals).
 
         The first move is always applied by the engine, so the choice is one of `moves` whatever the
-        search below it simplifies.
+        search below it simplifies. A long `twodice` hand is searched to HORIZON dice after the first
+        and then, while the search stays small, deeper, up to the whole hand (iterative deepening).
         """
+        if state.ruleset != "twodice":
+            return self._best_first(state, moves)
+        horizon = HORIZON
+        while True:
+            self.planner = HandPlanner(self.evaluator, horizon)
+            choice = self._best_first(state, moves)
+            if horizon >= len(state.dice) - 1 or self.planner.nodes > DEEPEN_NODES:
+                return choice
+            horizon += 1
+
+    def _best_first(self, state: State, moves: tuple[Move, ...]) -> Move:
         best_move, best_value = moves[0], float("-inf")
         for m in _distinct(state, moves):
             v = self.value(apply_move(state, m)[0])
