@@ -468,10 +468,10 @@ def _start(game: Game, seats: list[Seat]) -> None:
 
 def do_join(game_id: str, actor: Actor) -> Seat:
     """A guest with the link takes the first open seat of a friends room."""
-    if not actor.is_authenticated:
-        raise NotAllowed("Sign up or log in to take a seat.")
     with transaction.atomic():
         game = _lock(game_id)
+        if not actor.is_authenticated:
+            raise NotAllowed("Sign up or log in to take a seat.")
         seats = _seats(game)
         for seat in seats:
             if sits_in(seat, actor):
@@ -869,10 +869,11 @@ def do_abandon(game_id: str, actor: Actor) -> Game:
 # --- absent players ----------------------------------------------------------------------------------
 
 
-def absent_since(seat: Seat, connected: set[int]):
+def absent_since(game: Game, seat: Seat, connected: set[int]):
+    """Since when a seated player has been away (never connected: since the start)."""
     if seat.pk in connected:
         return None
-    return seat.last_seen
+    return seat.last_seen or game.started
 
 
 def can_hand_over(game: Game, seat: Seat, connected: set[int], now=None) -> bool:
@@ -880,7 +881,7 @@ def can_hand_over(game: Game, seat: Seat, connected: set[int], now=None) -> bool
         return False
     if seat.kind != Seat.Kind.HUMAN or seat.bot_controlled or seat.resigned:
         return False
-    since = absent_since(seat, connected)
+    since = absent_since(game, seat, connected)
     now = now or timezone.now()
     return since is not None and now - since >= timedelta(seconds=ABSENT_HANDOVER_SECONDS)
 

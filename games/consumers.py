@@ -113,7 +113,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             await database_sync_to_async(commands.run)(name, self.game_id, self.actor, data)
         except GameError as error:
-            await self._send_error(str(error), board=True)
+            await self._send_error(str(error), board=error.status == 409)
 
     async def game_update(self, event):
         if not event.get("presence") and event["version"] <= self.sent_version:

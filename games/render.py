@@ -193,7 +193,7 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
                 {
                     "index": s.index,
                     "name": s.display_name,
-                    "since": s.last_seen.isoformat() if s.last_seen else "",
+                    "since": (s.last_seen or game.started).isoformat(),
                     "after": actions.ABSENT_HANDOVER_SECONDS,
                 }
             )

@@ -85,4 +85,6 @@ def play_until(game: Game, actor_for_seat, done, limit=3000) -> Game:
 def awaiting_move(game: Game) -> bool:
     game = fresh(game)
     state = actions.engine_state(game)
-    return game.status == Game.Status.PLAYING and bool(engine.legal_moves(state))
+    if game.status != Game.Status.PLAYING or not engine.legal_moves(state):
+        return False
+    return not turn_seat(game).is_bot

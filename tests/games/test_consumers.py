@@ -1,0 +1,198 @@
+"""The game's WebSocket through the real Redis channel layer: live boards per viewpoint, resyncs, refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+from games import actions
+from games.models import Game
+from ludopat.asgi import application
+from tests.games.webplay import SEED, fresh, friends_room, member
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+HOST = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(settings, redis_client):
+    settings.LUDOPAT_TEST_SEEDS = True
+    settings.LUDOPAT_FIXED_SERVER_SEED = SEED
+    settings.LUDOPAT_BOT_DELAY = 60  # no computer acts during these tests
+    # Each test has its own event loop; a layer made in another loop holds locks bound to it.
+    channel_layers.backends.clear()
+
+
+def session_for(user=None, key="") -> str:
+    session = SessionStore()
+    if user is not None:
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    if key:
+        session[actions.PLAYER_KEY] = key
+    session.save()
+    return session.session_key
+
+
+async def connect(game_id: str, session_key: str | None = None, expect=True):
+    headers = list(HOST)
+    if session_key:
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
+    ws = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    connected, _ = await ws.connect()
+    assert connected is expect
+    return ws
+
+
+def version_of(html: str) -> int:
+    return int(re.search(r'data-version="(\d+)"', html).group(1))
+
+
+async def board_at(ws, version: int, timeout=3.0) -> str:
+    """Messages until the board at `version` (presence updates of others come in between)."""
+    deadline = asyncio.get_event_loop().time() + timeout
+    while True:
+        left = deadline - asyncio.get_event_loop().time()
+        html = await ws.receive_from(timeout=max(left, 0.05))
+        if 'id="game-live"' in html and version_of(html) >= version:
+            return html
+
+
+async def latest(ws) -> str:
+    """The last of the messages that arrive now (at least one)."""
+    html = await ws.receive_from(timeout=3)
+    while not await ws.receive_nothing(timeout=0.3):
+        html = await ws.receive_from()
+    return html
+
+
+async def drain(ws):
+    while not await ws.receive_nothing(timeout=0.15):
+        await ws.receive_from()
+
+
+@database_sync_to_async
+def room(django_user_model):
+    host = django_user_model.objects.create_user("hostess")
+    guest = django_user_model.objects.create_user("guesto")
+    nosy = django_user_model.objects.create_user("nosy")
+    game = friends_room(member(host), [member(guest)])
+    return game, host, guest, nosy
+
+
+async def test_a_roll_reaches_every_connection_each_with_its_own_viewpoint(django_user_model):
+    game, host, guest, nosy = await room(django_user_model)
+    host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
+    guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
+    watch_ws = await connect(game.pk, await database_sync_to_async(session_for)(nosy, "key-n"))
+    for ws in (host_ws, guest_ws, watch_ws):
+        await drain(ws)
+    await database_sync_to_async(actions.do_roll)(game.pk, member(host), game.version)
+    now = (await database_sync_to_async(fresh)(game)).version
+    boards = [await board_at(ws, now) for ws in (host_ws, guest_ws, watch_ws)]
+    assert all(version_of(b) == now for b in boards)
+    assert all('hx-swap-oob="true"' in b for b in boards)
+    host_html, guest_html, watch_html = boards
+    assert "is-player" in host_html and "is-player" in guest_html
+    assert "is-watcher" in watch_html and 'data-testid="roll"' not in watch_html
+    assert "(you)" in host_html.split('data-testid="player-0"')[1].split("</li>")[0]
+    assert "(you)" in guest_html.split('data-testid="player-1"')[1].split("</li>")[0]
+    assert 'data-testid="new-round"' not in watch_html
+    for ws in (host_ws, guest_ws, watch_ws):
+        await ws.disconnect()
+
+
+async def test_reconnecting_with_an_old_version_gets_the_whole_board(django_user_model):
+    game, host, guest, nosy = await room(django_user_model)
+    guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
+    host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
+    await database_sync_to_async(actions.do_roll)(game.pk, member(host), game.version)
+    await host_ws.disconnect()
+    now = (await database_sync_to_async(fresh)(game)).version
+    again = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
+    first = await board_at(again, now)
+    assert version_of(first) == now and 'id="game-board"' in first
+    await drain(again)
+    await again.send_to(text_data=json.dumps({"resync": now - 3}))
+    html = await board_at(again, now)
+    assert version_of(html) == now and 'data-testid="players"' in html
+    await again.disconnect()
+    await guest_ws.disconnect()
+
+
+async def test_a_stale_action_is_refused_and_the_client_resynced(django_user_model):
+    game, host, guest, nosy = await room(django_user_model)
+    guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
+    host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
+    old = game.version
+    await database_sync_to_async(actions.do_roll)(game.pk, member(host), old)
+    await drain(host_ws)
+    await host_ws.send_to(text_data=json.dumps({"action": "roll", "version": old}))
+    toast = await host_ws.receive_from(timeout=3)
+    assert 'id="game-toast"' in toast and "board changed" in toast
+    html = await host_ws.receive_from(timeout=3)
+    assert version_of(html) == old + 1 and "board changed" in html
+    assert (await database_sync_to_async(fresh)(game)).version == old + 1
+    await host_ws.disconnect()
+    await guest_ws.disconnect()
+
+
+async def test_actions_over_the_socket_reach_the_others(django_user_model):
+    game, host, guest, nosy = await room(django_user_model)
+    guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
+    host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
+    await host_ws.send_to(
+        text_data=json.dumps({"action": "roll", "version": game.version, "HEADERS": {}})
+    )
+    html = await board_at(guest_ws, game.version + 1)
+    assert "hostess rolled" in html
+    await host_ws.disconnect()
+    await guest_ws.disconnect()
+
+
+async def test_a_visitor_without_the_link_cannot_connect(django_user_model):
+    await room(django_user_model)
+    await connect("not-a-game-id", expect=False)
+
+
+async def test_someone_not_seated_cannot_act(django_user_model):
+    game, host, guest, nosy = await room(django_user_model)
+    host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
+    guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
+    watch_ws = await connect(game.pk, await database_sync_to_async(session_for)(nosy, "key-n"))
+    await drain(watch_ws)
+    await watch_ws.send_to(text_data=json.dumps({"action": "roll", "version": game.version}))
+    toast = await watch_ws.receive_from(timeout=3)
+    assert "watching" in toast
+    await watch_ws.send_to(text_data="not json")
+    assert "Bad request" in await watch_ws.receive_from(timeout=3)
+    assert (await database_sync_to_async(fresh)(game)).version == game.version
+    for ws in (host_ws, guest_ws, watch_ws):
+        await ws.disconnect()
+
+
+async def test_an_absent_player_is_waited_for_and_shown_as_away(django_user_model):
+    game, host, guest, nosy = await room(django_user_model)
+    host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
+    html = await latest(host_ws)
+    assert 'data-testid="waiting"' in html and "guesto" in html
+    assert 'data-testid="conn-1">away' in html.replace("\n", "")
+    guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
+    html = await latest(host_ws)  # the guest is here now
+    assert 'data-testid="waiting"' not in html
+    await guest_ws.disconnect()
+    html = await latest(host_ws)
+    assert 'data-testid="waiting"' in html
+    seat = await database_sync_to_async(lambda: Game.objects.get(pk=game.pk).seats.get(index=1))()
+    assert seat.last_seen is not None
+    await host_ws.disconnect()
