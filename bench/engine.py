@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
+import importlib.util
 import json
 import math
 import os
@@ -73,11 +74,14 @@ def ensure_libraries() -> None:
     if _installed("ludopy") != "1.5.0":
         # ludopy declares opencv-python (GUI build); the headless build provides the same cv2 module.
         _pip("--no-deps", "ludopy==1.5.0")
-    missing = [d for d in ("numpy", "opencv-python-headless") if _installed(d) is None]
-    if missing and importlib.util.find_spec("cv2") is None:
-        _pip(*missing)
-    elif _installed("numpy") is None:
-        _pip("numpy")
+    # ludopy imports cv2 (for its video helpers) and numpy (for its dice and boards).
+    needed = [
+        dist
+        for dist, module in (("numpy", "numpy"), ("opencv-python-headless", "cv2"))
+        if importlib.util.find_spec(module) is None
+    ]
+    if needed:
+        _pip(*needed)
     if _installed("ludo-king-engine") != "0.1.3":
         _pip("ludo-king-engine==0.1.3")
     importlib.invalidate_caches()
