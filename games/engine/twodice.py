@@ -179,7 +179,8 @@ def _options(own: Own, opp: int, dice: tuple[int, ...]):
                 yield slot, frm, die, to, _replace(own, slot, frm, to), opp_after, opp_after != opp
 
 
-@lru_cache(maxsize=1 << 18)
+# Bounded: about 435 bytes an entry, so at most ~30 MB per process; a long hand needs a few thousand.
+@lru_cache(maxsize=1 << 16)
 def _most_dice(own: Own, opp: int, dice: tuple[int, ...]) -> int:
     """The most dice of the (sorted) hand that can be played from here, obeying every rule.
 
