@@ -81,3 +81,71 @@ def set_client_seed(page: Page, seat: int, seed: str) -> None:
     page.get_by_test_id(f"client-seed-save-{seat}").click()
     wait_past(page, before)
     expect(page.get_by_test_id(f"client-seed-{seat}")).to_have_value(seed)
+
+
+PASSWORD = "a long enough test passphrase 7"
+
+
+def make_user(username: str):
+    """An account (run it through the `server` fixture: it writes to the database)."""
+    from accounts.models import User
+
+    return User.objects.create_user(username, password=PASSWORD)
+
+
+def log_in(page: Page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("navigation", name="Main")).to_contain_text(username)
+
+
+def open_duel_room(new_page, server, viewport=None) -> tuple[Page, Page]:
+    """Alice opens a duel room and Bob takes the seat from the invitation link: (alice, bob) pages,
+    each in its own browser context (its own cookies), both on the room's page, not yet started."""
+    server(make_user, "alice")
+    server(make_user, "bob")
+    alice, bob = new_page(viewport), new_page(viewport)
+    for page in (alice, bob):
+        page.context.add_init_script(NO_AUTOMOVE)
+    log_in(alice, "alice")
+    log_in(bob, "bob")
+
+    alice.goto("/games/new/friends/")
+    alice.get_by_test_id("friends-ruleset-duel").check(force=True)
+    alice.get_by_test_id("friends-submit").click()
+    invite = alice.get_by_test_id("invite-link").input_value()
+    expect(alice.get_by_test_id("start")).to_be_disabled()  # the guest's seat is still open
+
+    bob.goto(invite)
+    expect(bob.get_by_test_id("lobby")).to_be_visible()
+    bob.get_by_test_id("join").click()
+    expect(bob.get_by_test_id("player-1")).to_contain_text("bob")
+    # Alice's page hears of it over the WebSocket: the seat fills and the start button wakes up.
+    expect(alice.get_by_test_id("player-1")).to_contain_text("bob")
+    expect(alice.get_by_test_id("start")).to_be_enabled()
+    return alice, bob
+
+
+def start_room(alice: Page, bob: Page) -> None:
+    alice.get_by_test_id("start").click()
+    for page in (alice, bob):
+        expect(live(page)).to_have_attribute("data-status", "playing")
+
+
+def mark_no_reload(*pages: Page) -> None:
+    """Plant a marker that a page reload would wipe."""
+    for page in pages:
+        page.evaluate("window.__sameDocument = true")
+
+
+def assert_not_reloaded(*pages: Page) -> None:
+    for page in pages:
+        assert page.evaluate("window.__sameDocument === true"), "the page was reloaded"
+
+
+def same_version(a: Page, b: Page, timeout: float = 10_000) -> None:
+    """Until page `b` shows the version page `a` shows."""
+    wait_past(b, version(a) - 1, timeout=timeout)
+    assert version(b) >= version(a)
