@@ -16,8 +16,13 @@ How the pieces fit:
   Redis flushed under it by another test.
 - Subprocess logs go to tests/artifacts/logs/; a failing browser test shows what each process logged
   during the test, and what the page printed to its console.
+- The subprocesses run tests/browser/stack_settings.py: the site's settings with computers that don't
+  pause before acting and a flood limit a scripted player stays under. PYTHONPATH points at this
+  checkout, so a copy of the tree tests its own code.
 - Playwright's sync API runs an event loop under the test, so Django's async-safety check would refuse
   the ORM calls the tests (and the flush) make: DJANGO_ALLOW_ASYNC_UNSAFE is set while the browser is up.
+  Code whose on-commit hooks use async_to_sync (games.actions) runs through the `server` fixture, in a
+  thread of its own.
 
 Without /usr/bin/chromium the browser tests are skipped, unless LUDOPAT_REQUIRE_BROWSER=1 (CI), which
 makes them fail instead.
