@@ -326,7 +326,7 @@ def describe(game: Game, seats: list[Seat], events: list[engine.Event], mover: S
         elif ev.kind == "moved" and ev.token:
             moved = True
             colour, index = ev.token
-            where = _where(ev.to)
+            where = _where(ev.frm, ev.to)
             parts.append(f"{name} moved {colour_name(colour)} {index + 1} {where}.")
         elif ev.kind == "captured" and ev.token:
             parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} was captured!")
@@ -339,6 +339,7 @@ def describe(game: Game, seats: list[Seat], events: list[engine.Event], mover: S
         elif ev.kind == "undone" and ev.token:
             parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} goes back.")
         elif ev.kind == "dice_lost" and ev.dice:
+            moved = True  # said here; the turn passing needs no "no move" too
             parts.append(f"{' and '.join(str(d) for d in ev.dice)} can't be used.")
         elif ev.kind == "bonus_roll":
             parts.append("Roll again.")
@@ -366,16 +367,17 @@ def _ordinal(place: int | None) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-def _where(to: int | None) -> str:
+def _where(frm: int | None, to: int | None) -> str:
     if to is None:
         return ""
-    if to == 0:
+    if to == 0 and (frm is None or frm < 0):
         return "out of the yard"
     if to >= engine.HOME:
         return "home"
+    steps = f"by {to - frm}" if frm is not None and frm >= 0 else ""
     if to > 50:
-        return "into the home column"
-    return f"to step {to}"
+        return f"{steps} into the home column".strip()
+    return steps
 
 
 # --- creating and joining ----------------------------------------------------------------------------
