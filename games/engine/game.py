@@ -25,7 +25,9 @@ class RuleSet(Protocol):
     def check_players(self, players: tuple[tuple[str, ...], ...]) -> None:
         """Raise MalformedError unless the players fit the rule set (RECORD.md `players`)."""
 
-    def start(self, options: tuple[tuple[str, Any], ...], players: tuple[tuple[str, ...], ...]) -> State:
+    def start(
+        self, options: tuple[tuple[str, Any], ...], players: tuple[tuple[str, ...], ...]
+    ) -> State:
         """The position before the first roll."""
 
     def legal_moves(self, state: State) -> tuple[Move, ...]:
@@ -89,7 +91,11 @@ def new_game(
     if not isinstance(players, Sequence) or isinstance(players, str):
         raise MalformedError("players must be a list of lists of colours")
     for p in players:
-        if not isinstance(p, Sequence) or isinstance(p, str) or not all(isinstance(c, str) for c in p):
+        if (
+            not isinstance(p, Sequence)
+            or isinstance(p, str)
+            or not all(isinstance(c, str) for c in p)
+        ):
             raise MalformedError("each player must be a list of colour names")
     frozen = tuple(tuple(p) for p in players)
     rules.check_players(frozen)
@@ -115,7 +121,9 @@ def roll(state: State, dice: Iterable[int]) -> tuple[State, list[Event]]:
     if not can_roll(state):
         raise IllegalMoveError("a move is awaited, not a roll")
     if len(dice) != rules.DICE:
-        raise IllegalMoveError(f"{state.ruleset} rolls {rules.DICE} dice at a time, not {len(dice)}")
+        raise IllegalMoveError(
+            f"{state.ruleset} rolls {rules.DICE} dice at a time, not {len(dice)}"
+        )
     for d in dice:
         if type(d) is not int or not 1 <= d <= 6:
             raise IllegalMoveError(f"a die shows 1 to 6, not {d!r}")
@@ -145,7 +153,10 @@ def find_move(
     candidates = [
         m
         for m in legal_moves(state)
-        if m.colour == colour and m.index == index and m.pair == pair and (die is None or m.die == die)
+        if m.colour == colour
+        and m.index == index
+        and m.pair == pair
+        and (die is None or m.die == die)
     ]
     if not candidates:
         what = f"{colour} {index}" + (" with its pair" if pair else "")

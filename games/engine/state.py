@@ -51,7 +51,12 @@ class Move(NamedTuple):
         return (self.colour, self.index)
 
     def to_json(self) -> dict[str, Any]:
-        return {"token": [self.colour, self.index], "die": self.die, "pair": self.pair, "to": self.to}
+        return {
+            "token": [self.colour, self.index],
+            "die": self.die,
+            "pair": self.pair,
+            "to": self.to,
+        }
 
 
 class Event(NamedTuple):
