@@ -63,5 +63,15 @@ def test_home_page_on_a_phone(new_page, shoot):
     if toggle.is_visible():
         expect(toggle).to_have_attribute("aria-expanded", "false")
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"the home page scrolls sideways on a phone ({width}px wide)"
+    wide = page.evaluate(
+        """w => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > w + 0.5)
+            .slice(0, 8)
+            .map(e => `<${e.tagName.toLowerCase()} class="${e.getAttribute('class') || ''}">`
+                      + ` right edge ${Math.round(e.getBoundingClientRect().right)}px`)""",
+        PHONE["width"],
+    )
+    assert width <= PHONE["width"], (
+        f"the home page scrolls sideways on a phone ({width}px wide): {wide}"
+    )
     shoot(page, "home-phone")
