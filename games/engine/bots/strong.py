@@ -1,8 +1,9 @@
 """The `strong` level: the evaluation in `evaluation.py` plus a short memoised search.
 
 One decision searches every sequence of moves the player makes before anyone else acts: in the one-die
-rule sets that is the move itself (a bonus roll is scored, not searched: the next number is unknown); with
-`hold` the numbers of the hand; in `twodice` the whole hand, planned together by `handplan.py`. Positions
+rule sets that is the move itself, and a bonus roll it earns is averaged over the six numbers it may show
+(one bonus roll deep; further ones are scored flat); with `hold` the numbers of the hand; in `twodice` the
+whole hand, planned together by `handplan.py`. Positions
 reached by different orders (3 then 5 or 5 then 3) are searched once: the memo is keyed on the tokens
 (sorted within a colour: tokens of one colour standing together are interchangeable) and the dice left.
 A node budget bounds the search; past it positions are scored without searching deeper.
