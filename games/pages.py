@@ -97,6 +97,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         "game_url": _game_url(game_id),
         "round": number,
         "rounds": list(range(1, current + 1)) if current > 1 else [],
+        "round_query": f"?round={number}" if number != current else "",
     }
     try:
         data = replay_data(record)
@@ -291,10 +292,25 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_none(game_id)
     if game is None:
         return _game_not_found(request, game_id)
+    current = getattr(game, "round", 1) or 1
+    number = _round_number(request.GET.get("round"), current)
+    if number is None:
+        return _not_found(
+            request,
+            "No such round",
+            "This game has no round with that number.",
+            link=(reverse("game_verify", args=[game_id]), "Verify the latest round"),
+        )
+    record_url = _record_url(game_id)
+    if number != current:
+        record_url += f"?round={number}"
     context = {
         "game_id": game_id,
         "game_url": _game_url(game_id),
-        "record_url": _record_url(game_id),
+        "record_url": record_url,
+        "round": number,
+        "rounds": list(range(1, current + 1)) if current > 1 else [],
+        "round_query": f"?round={number}" if number != current else "",
     }
     return render(request, "games/pages/verify.html", context)
 

@@ -184,3 +184,22 @@ def test_the_verify_page_points_at_the_game_record(client):
     assert "js/verify.js" in html
     record = client.get(f"/games/{game.pk}/record.json").json()
     assert verify_record(record)[0]  # what the page will check does verify
+
+
+@pytest.mark.django_db
+def test_an_earlier_round_can_be_replayed_and_verified(client):
+    from games.actions import Actor, do_new_round
+
+    game = play_local_game(finish=False)
+    do_new_round(game.pk, Actor(None, "owner-key"))  # a pass & play table starts one at once
+    html = client.get(f"/games/{game.pk}/replay/?round=1").content.decode()
+    data = _embedded(html, "replay-data")
+    assert len(data["steps"]) == 7  # the six actions of round 1, and the start
+    assert f'href="/games/{game.pk}/verify/?round=1"' in html
+    assert "still being played" in client.get(f"/games/{game.pk}/replay/").content.decode()
+
+    verify_page = client.get(f"/games/{game.pk}/verify/?round=1").content.decode()
+    assert f'data-record-url="/games/{game.pk}/record.json?round=1"' in verify_page
+    record = client.get(f"/games/{game.pk}/record.json?round=1").json()
+    assert verify_record(record)[0]  # round 1's seed is revealed now that the round is over
+    assert client.get(f"/games/{game.pk}/verify/?round=3").status_code == 404
