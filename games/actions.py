@@ -30,11 +30,41 @@ from django.utils import timezone
 from . import engine, presence
 from .engine import fair
 from .engine.bots import ROLL_ACTION, choose_action
-from .models import Action, Game, Round, Seat
+from .models import Action, Game, Pause, Round, Seat
 
 log = logging.getLogger(__name__)
 
 ABSENT_HANDOVER_SECONDS = 120
+
+# Timed rooms: seconds per action (0 = off). Tests (LUDOPAT_TEST_SEEDS on) may also use short ones.
+TIMER_CHOICES = (0, 10, 15, 30)
+TEST_TIMER_CHOICES = (2, 3, 4, 5)
+PAUSE_COUNT_CHOICES = (0, 1, 2, 3)
+PAUSE_SECONDS_CHOICES = (30, 60, 120)
+TEST_PAUSE_SECONDS_CHOICES = (2, 3, 5)
+AWAY_AFTER_TIMEOUTS = 3  # timeouts in a row that mark a seat away
+
+
+def timer_choices() -> tuple[int, ...]:
+    if settings.LUDOPAT_TEST_SEEDS:
+        return tuple(sorted(set(TIMER_CHOICES + TEST_TIMER_CHOICES)))
+    return TIMER_CHOICES
+
+
+def pause_seconds_choices() -> tuple[int, ...]:
+    if settings.LUDOPAT_TEST_SEEDS:
+        return tuple(sorted(set(PAUSE_SECONDS_CHOICES + TEST_PAUSE_SECONDS_CHOICES)))
+    return PAUSE_SECONDS_CHOICES
+
+
+def disconnect_grace() -> float:
+    """Seconds a seated player may be without a connection before the bot plays their due action."""
+    return float(getattr(settings, "LUDOPAT_DISCONNECT_GRACE", 5.0))
+
+
+def away_delay() -> float:
+    """Seconds the bot waits before playing an away (or long-disconnected) player's action."""
+    return float(getattr(settings, "LUDOPAT_AWAY_DELAY", 2.0))
 COLOUR_NAMES = {"red": "Red", "green": "Green", "yellow": "Yellow", "blue": "Blue"}
 
 
@@ -248,7 +278,13 @@ def _check_version(game: Game, version: int | None) -> None:
 
 
 def _record(
-    game: Game, kind: str, seat: Seat | None = None, data: dict | None = None, text: str = ""
+    game: Game,
+    kind: str,
+    seat: Seat | None = None,
+    data: dict | None = None,
+    text: str = "",
+    auto: str = "",
+    deadline=None,
 ) -> Action:
     game.version += 1
     return Action.objects.create(
@@ -259,6 +295,8 @@ def _record(
         kind=kind,
         data=data or {},
         text=text[:300],
+        auto=auto,
+        deadline=deadline,
     )
 
 
@@ -266,8 +304,76 @@ def _save(game: Game, state: engine.State | None = None) -> None:
     if state is not None:
         game.state = state.to_json()
         _remember(game, state)
+    if game.status != Game.Status.PLAYING:
+        _stop_clock(game)
     game.save()
     _after_commit(game.pk, game.version)
+    _schedule_deadline_on_commit(game)  # a running clock's task, for the new version
+
+
+# --- the clock of timed rooms ------------------------------------------------------------------------
+
+
+def is_timed(game: Game) -> bool:
+    return game.mode == Game.Mode.FRIENDS and game.timer_seconds > 0
+
+
+def _stop_clock(game: Game) -> None:
+    """No timer runs (the game is over or untimed); a running pause ends with it."""
+    if game.paused_remaining_ms is not None:
+        Pause.objects.filter(game=game, ended__isnull=True).update(ended=timezone.now())
+    game.deadline = game.turn_deadline = game.paused_remaining_ms = None
+
+
+def act_at(game: Game, seat: Seat, now, connected: set[int] | None = None):
+    """When the bot plays the acting `seat`'s action: at its own deadline, or earlier if the seat is
+    away (after a short delay) or its player has had no connection for the grace period."""
+    turn = game.turn_deadline or now + timedelta(seconds=game.timer_seconds)
+    soon = now + timedelta(seconds=away_delay())
+    if seat.is_away:
+        return min(turn, soon)
+    if connected is None:
+        connected = presence.connected_seats(game.pk)
+    if seat.pk not in connected:
+        since = seat.last_seen or game.started or now
+        return min(turn, max(since + timedelta(seconds=disconnect_grace()), soon))
+    return turn
+
+
+def _arm_timer(game: Game, seats: list[Seat], state, remaining: float | None = None) -> None:
+    """Set the next action's deadline (inside the action's transaction) and schedule its task on commit.
+
+    `remaining` (seconds) restarts a clock a pause stopped; otherwise the action gets a full timer.
+    """
+    game.deadline = game.turn_deadline = None
+    if not is_timed(game) or game.status != Game.Status.PLAYING or game.is_paused:
+        return
+    seat = turn_seat(game, seats, state)
+    if seat is None or seat.is_bot:
+        return  # a computer's turn runs on its own (schedule_bot)
+    now = timezone.now()
+    seconds = game.timer_seconds if remaining is None else remaining
+    game.turn_deadline = now + timedelta(seconds=seconds)
+    game.deadline = act_at(game, seat, now)
+    _schedule_deadline_on_commit(game)
+
+
+def _schedule_deadline_on_commit(game: Game) -> None:
+    game_id, version, deadline = game.pk, game.version, game.deadline
+    if deadline is None or getattr(game, "_scheduled", None) == (version, deadline):
+        return
+    game._scheduled = (version, deadline)
+    transaction.on_commit(lambda: schedule_deadline(game_id, version, deadline))
+
+
+def schedule_deadline(game_id: str, version: int, deadline) -> None:
+    """The task that acts at `deadline` if the game is still at `version` (the sweeper backs it up)."""
+    from .tasks import game_deadline
+
+    try:
+        game_deadline.apply_async((game_id, version), eta=deadline)
+    except Exception:  # the sweeper acts on the deadline all the same
+        log.exception("could not schedule the deadline of game %s", game_id)
 
 
 def _after_commit(game_id: str, version: int) -> None:
@@ -404,12 +510,35 @@ class SeatSpec:
     level: str = ""
 
 
+@dataclass(frozen=True)
+class TimerSpec:
+    """A room's clock: seconds per action (0 = off), pauses per player and their length."""
+
+    seconds: int = 0
+    pauses: int = 2
+    pause_seconds: int = 60
+
+
 def create_game(
-    actor: Actor, mode: str, ruleset: str, options: dict, seats: list[SeatSpec]
+    actor: Actor,
+    mode: str,
+    ruleset: str,
+    options: dict,
+    seats: list[SeatSpec],
+    timer: TimerSpec | None = None,
 ) -> Game:
     """A new game: computer and pass & play games start at once; a friends room waits for guests."""
+    timer = timer or TimerSpec()
     if mode not in Game.Mode.values:
         raise GameError("Unknown kind of game.")
+    if timer.seconds and mode != Game.Mode.FRIENDS:
+        raise GameError("Timers are for rooms with friends.")
+    if timer.seconds not in timer_choices():
+        raise GameError("A timer is off, or 10, 15 or 30 seconds per action.")
+    if timer.pauses not in PAUSE_COUNT_CHOICES:
+        raise GameError("Each player may have 0 to 3 pauses.")
+    if timer.pause_seconds not in pause_seconds_choices():
+        raise GameError("A pause lasts 30, 60 or 120 seconds.")
     if mode == Game.Mode.FRIENDS and not actor.is_authenticated:
         raise NotAllowed("Log in to open a room for friends.")
     try:
@@ -425,6 +554,9 @@ def create_game(
             owner_id=actor.user_id,
             owner_key=actor.key,
             players=colours,
+            timer_seconds=timer.seconds,
+            pauses_per_player=timer.pauses,
+            pause_seconds=timer.pause_seconds,
         )
         _reseed(game)
         game.save()
@@ -464,7 +596,11 @@ def _start(game: Game, seats: list[Seat]) -> None:
     game.message = f"{first.display_name} starts: roll the die."
     if game.ruleset == "twodice":
         game.message = f"{first.display_name} starts: roll the dice."
+    if game.timer_seconds and sum(1 for s in seats if s.kind == Seat.Kind.HUMAN) < 2:
+        game.timer_seconds = 0  # timers are for games between people
+    _stop_clock(game)
     _record(game, Action.Kind.START, text=f"Round {game.round} started.")
+    _arm_timer(game, seats, state)
     _save(game, state)
 
 
@@ -578,6 +714,11 @@ def _playing(game: Game) -> None:
         raise Conflict("This game is over.")
 
 
+def _not_paused(game: Game) -> None:
+    if game.is_paused:
+        raise Conflict("The game is paused: resume it to play on.")
+
+
 def _acting_seat(game: Game, seats: list[Seat], state, actor: Actor, seat_index) -> Seat:
     """The seat whose turn it is, if `actor` may play it; otherwise why not."""
     mine = seats_of(game, seats, actor)
@@ -623,27 +764,53 @@ def _everyone_here(game: Game, seats: list[Seat], acting: Seat) -> None:
 
 
 def _take_back(game: Game, seat: Seat) -> None:
-    """A player who acts again plays their own seat again."""
+    """A player who acts again plays their own seat again (and is no longer away)."""
+    fields = []
     if seat.bot_controlled and not seat.resigned:
         seat.bot_controlled = False
-        seat.save(update_fields=["bot_controlled"])
+        fields.append("bot_controlled")
+    if seat.timeouts_in_row or seat.is_away:
+        seat.timeouts_in_row, seat.is_away = 0, False
+        fields += ["timeouts_in_row", "is_away"]
+    if fields:
+        seat.save(update_fields=fields)
 
 
 def _client_seed(seats: list[Seat]) -> str:
     return fair.client_seed_for(s.client_seed for s in sorted(seats, key=lambda s: s.index))
 
 
-def _apply(game: Game, seats: list[Seat], seat: Seat, kind: str, data: dict, new_state, events):
+AUTO_NOTES = {
+    Action.Auto.TIMEOUT: "Time's up: the computer plays for {name}.",
+    Action.Auto.AWAY: "{name} is away: the computer plays.",
+    Action.Auto.ABSENT: "{name} is disconnected: the computer plays.",
+}
+
+
+def _apply(
+    game: Game,
+    seats: list[Seat],
+    seat: Seat,
+    kind: str,
+    data: dict,
+    new_state,
+    events,
+    auto: str = "",
+    deadline=None,
+):
     game.new_round_votes = []  # an accepted roll or move cancels a pending new-round request
     text = describe(game, seats, events, seat)
+    if auto:
+        text = f"{AUTO_NOTES[auto].format(name=seat.display_name)} {text}"
     game.message = text
-    _record(game, kind, seat, data, text)
+    _record(game, kind, seat, data, text, auto=auto, deadline=deadline)
     if new_state.finished:
         game.status = Game.Status.FINISHED
         game.finished = timezone.now()
         game.result_places = _site_places(game, seats, new_state)
         winner = _seat_at(seats, game.result_places[0])
         game.message = f"{text} {winner.display_name} wins!".strip()
+    _arm_timer(game, seats, new_state)
     _save(game, new_state)
 
 
@@ -654,7 +821,9 @@ def _site_places(game: Game, seats: list[Seat], state) -> list[int]:
     return [i for i in order if i not in resigned] + [i for i in order if i in resigned]
 
 
-def _roll(game: Game, seats: list[Seat], seat: Seat, state) -> engine.State:
+def _roll(
+    game: Game, seats: list[Seat], seat: Seat, state, auto: str = "", deadline=None
+) -> engine.State:
     if not engine.can_roll(state):
         raise Conflict("Move a token first: the dice are already rolled.")
     if game.nonce == 0:
@@ -664,7 +833,9 @@ def _roll(game: Game, seats: list[Seat], seat: Seat, state) -> engine.State:
     numbers = dice.roll(count)
     game.nonce = dice.nonce
     new_state, events = engine.roll(state, numbers)
-    _apply(game, seats, seat, Action.Kind.ROLL, {"roll": numbers}, new_state, events)
+    _apply(
+        game, seats, seat, Action.Kind.ROLL, {"roll": numbers}, new_state, events, auto, deadline
+    )
     return new_state
 
 
@@ -673,6 +844,7 @@ def do_roll(game_id: str, actor: Actor, version: int | None, seat_index: int | N
     with transaction.atomic():
         game = _lock(game_id)
         _playing(game)
+        _not_paused(game)
         _check_version(game, version)
         seats = _seats(game)
         state = engine_state(game)
@@ -706,6 +878,7 @@ def do_move(
     with transaction.atomic():
         game = _lock(game_id)
         _playing(game)
+        _not_paused(game)
         _check_version(game, version)
         seats = _seats(game)
         state = engine_state(game)
@@ -735,21 +908,29 @@ def do_bot_turn(game_id: str, version: int) -> bool:
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.version != version or game.status != Game.Status.PLAYING:
             return False
+        if game.is_paused:
+            return False  # the end of the pause schedules the computer again
         seats = _seats(game)
         state = engine_state(game)
         seat = turn_seat(game, seats, state)
         if seat is None or not seat.is_bot:
             return False
-        level = seat.level or "greedy"
-        rng = random.Random(f"{game.pk}:{game.round}:{game.version}")
-        choice = choose_action(state, level, rng)
-        if choice == ROLL_ACTION:
-            _roll(game, seats, seat, state)
-        else:
-            new_state, events = engine.apply_move(state, choice)
-            data = _move_data(choice, True, state)
-            _apply(game, seats, seat, Action.Kind.MOVE, data, new_state, events)
+        play_for(game, seats, seat, state, seat.level or "greedy")
         return True
+
+
+def play_for(
+    game: Game, seats: list[Seat], seat: Seat, state, level: str, auto: str = "", deadline=None
+) -> None:
+    """The bot's next action for `seat` (the game row is locked by the caller)."""
+    rng = random.Random(f"{game.pk}:{game.round}:{game.version}")
+    choice = choose_action(state, level, rng)
+    if choice == ROLL_ACTION:
+        _roll(game, seats, seat, state, auto, deadline)
+    else:
+        new_state, events = engine.apply_move(state, choice)
+        data = _move_data(choice, True, state)
+        _apply(game, seats, seat, Action.Kind.MOVE, data, new_state, events, auto, deadline)
 
 
 # --- leaving, resigning, abandoning ------------------------------------------------------------------
@@ -915,12 +1096,15 @@ def do_replace_absent(game_id: str, actor: Actor, seat_index: int) -> Seat:
 
 
 def seat_connected(game_id: str, seat_id: int) -> bool:
-    """A seated player connected: their seat comes back from the computer (unless they resigned)."""
+    """A seated player connected: their seat comes back from the computer (unless they resigned), and
+    in a timed room an action of theirs that the grace period brought forward gets its own time back."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
             return False
         seat = Seat.objects.filter(pk=seat_id, game=game).first()
+        if seat is not None:
+            _restore_deadline(game, seat)
         if seat is None or not seat.bot_controlled or seat.resigned or game.is_over:
             return False
         seat.bot_controlled = False
@@ -932,8 +1116,48 @@ def seat_connected(game_id: str, seat_id: int) -> bool:
         return True
 
 
-def seat_disconnected(seat_ids: list[int]) -> None:
-    Seat.objects.filter(pk__in=seat_ids).update(last_seen=timezone.now())
+def seat_disconnected(seat_ids: list[int], game_id: str | None = None) -> None:
+    """The last connection of these seats closed: remember when; in a timed room, if one of them is to
+    act, the bot plays for it once the grace period is over."""
+    now = timezone.now()
+    Seat.objects.filter(pk__in=seat_ids).update(last_seen=now)
+    if game_id is None:
+        return
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not _clock_runs(game):
+            return
+        seats = _seats(game)
+        seat = turn_seat(game, seats, engine_state(game))
+        if seat is None or seat.pk not in seat_ids or seat.is_bot:
+            return
+        sooner = act_at(game, seat, now, connected=presence.connected_seats(game.pk))
+        if game.deadline is None or sooner < game.deadline:
+            game.deadline = sooner
+            game.save(update_fields=["deadline"])
+            _schedule_deadline_on_commit(game)
+
+
+def _clock_runs(game: Game) -> bool:
+    return (
+        is_timed(game)
+        and game.status == Game.Status.PLAYING
+        and not game.is_paused
+        and game.turn_deadline is not None
+    )
+
+
+def _restore_deadline(game: Game, seat: Seat) -> None:
+    """A player back online before the bot played for them: their action's own deadline again."""
+    if not _clock_runs(game) or seat.is_away:
+        return
+    current = turn_seat(game, _seats(game), engine_state(game))
+    if current is None or current.pk != seat.pk or current.is_bot:
+        return
+    if game.deadline is not None and game.deadline < game.turn_deadline:
+        game.deadline = max(game.turn_deadline, timezone.now())
+        game.save(update_fields=["deadline"])
+        _schedule_deadline_on_commit(game)
 
 
 # --- new rounds --------------------------------------------------------------------------------------

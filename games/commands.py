@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import actions, forms
+from . import actions, chat, forms, pauses, timers
 from .actions import Actor, GameError
 
 
@@ -72,6 +72,28 @@ def _takeover(game_id, actor, data):
     return actions.do_replace_absent(game_id, actor, c["seat"])
 
 
+def _pause(game_id, actor, data):
+    return pauses.do_pause(game_id, actor)
+
+
+def _resume(game_id, actor, data):
+    return pauses.do_resume(game_id, actor)
+
+
+def _back(game_id, actor, data):
+    return timers.do_back(game_id, actor)
+
+
+def _chat(game_id, actor, data):
+    c = _parse(forms.ChatForm, data)
+    return chat.do_chat(game_id, actor, c["text"])
+
+
+def _report(game_id, actor, data):
+    c = _parse(forms.ReportForm, data)
+    return chat.do_report(game_id, actor, c["message"], c["reason"])
+
+
 COMMANDS = {
     "roll": _roll,
     "move": _move,
@@ -84,6 +106,11 @@ COMMANDS = {
     "seed": _seed,
     "new_round": _new_round,
     "takeover": _takeover,
+    "pause": _pause,
+    "resume": _resume,
+    "back": _back,
+    "chat": _chat,
+    "report": _report,
 }
 
 

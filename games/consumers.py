@@ -17,8 +17,8 @@ from django.utils.html import escape
 
 from . import actions, commands, presence, throttle
 from .actions import GameError, group_name
-from .models import Game
-from .render import render_live, viewpoint_for
+from .models import ChatMessage, Game
+from .render import render_chat_log, render_chat_message, render_live, viewpoint_for
 
 REFUSED = 4404  # no such game: the page's link is wrong; the client must not retry
 
@@ -76,7 +76,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 self.game_id, self.seat_ids, self.channel_name
             )
             if gone:
-                await database_sync_to_async(actions.seat_disconnected)(list(gone))
+                await database_sync_to_async(actions.seat_disconnected)(list(gone), self.game_id)
                 await self.channel_layer.group_send(
                     self.group, {"type": "game.update", "version": -1, "presence": True}
                 )
@@ -96,6 +96,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         if "resync" in message and "action" not in message:
             await self._send_board(force=True)
+            await self._send_chat_log()
             return
         name = message.pop("action", None)
         if not isinstance(name, str):
@@ -114,6 +115,28 @@ class GameConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(commands.run)(name, self.game_id, self.actor, data)
         except GameError as error:
             await self._send_error(str(error), board=error.status == 409)
+
+    async def chat_message(self, event):
+        html = await self._render_chat_message(event["id"])
+        if html:
+            await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _render_chat_message(self, message_id: int) -> str:
+        message = ChatMessage.objects.filter(pk=message_id, game_id=self.game_id).first()
+        return render_chat_message(message, self.actor) if message is not None else ""
+
+    async def _send_chat_log(self) -> None:
+        html = await self._render_chat_log()
+        if html:
+            await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _render_chat_log(self) -> str:
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None:
+            return ""
+        return render_chat_log(game, list(game.seats.select_related("user")), self.actor)
 
     async def game_update(self, event):
         if not event.get("presence") and event["version"] <= self.sent_version:

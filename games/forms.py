@@ -117,8 +117,46 @@ class LocalGameForm(SetupForm):
         return specs
 
 
+def _seconds(n: int) -> str:
+    return f"{n} seconds"
+
+
 class FriendsRoomForm(SetupForm):
     """A private room: the host takes seat 1; the others wait for guests (or computers)."""
+
+    timer = forms.TypedChoiceField(
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+        label="Timer",
+        help_text="Seconds per roll or move. When time runs out, the computer plays that action.",
+    )
+    pauses = forms.TypedChoiceField(
+        coerce=int, initial=2, required=False, empty_value=2, label="Pauses per player"
+    )
+    pause_seconds = forms.TypedChoiceField(
+        coerce=int, initial=60, required=False, empty_value=60, label="Pause length"
+    )
+
+    def __init__(self, *args, **kwargs):
+        from .actions import PAUSE_COUNT_CHOICES, pause_seconds_choices, timer_choices
+
+        super().__init__(*args, **kwargs)
+        self.fields["timer"].choices = [
+            (n, "Off" if n == 0 else _seconds(n)) for n in timer_choices()
+        ]
+        self.fields["pauses"].choices = [(n, str(n)) for n in PAUSE_COUNT_CHOICES]
+        self.fields["pause_seconds"].choices = [(n, _seconds(n)) for n in pause_seconds_choices()]
+
+    def timer_spec(self):
+        from .actions import TimerSpec
+
+        return TimerSpec(
+            seconds=self.cleaned_data.get("timer") or 0,
+            pauses=self.cleaned_data.get("pauses", 2),
+            pause_seconds=self.cleaned_data.get("pause_seconds") or 60,
+        )
 
     def seat_specs(self):
         from .actions import SeatSpec
@@ -167,3 +205,12 @@ class SeatIndexForm(forms.Form):
 
 class OptionalSeatForm(forms.Form):
     seat = forms.IntegerField(min_value=0, max_value=3, required=False)
+
+
+class ChatForm(forms.Form):
+    text = forms.CharField(max_length=2000, strip=False)  # the service cleans and limits it to 200
+
+
+class ReportForm(forms.Form):
+    message = forms.IntegerField(min_value=1)
+    reason = forms.CharField(max_length=200, required=False)

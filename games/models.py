@@ -72,11 +72,16 @@ class Game(models.Model):
     # Seat indexes that agreed to a new round (empty: nobody asked).
     new_round_votes = models.JSONField(default=list, blank=True)
 
-    # Timers (the next piece of work; 0 = off).
+    # Timers (0 = off). `deadline` is when the system acts next (indexed: the sweeper's column): the bot
+    # plays for the seat to act, or a pause ends. `turn_deadline` is the acting player's own time limit;
+    # a disconnection or an away seat brings `deadline` earlier than it.
     timer_seconds = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
     pauses_per_player = models.PositiveSmallIntegerField(default=2)
     pause_seconds = models.PositiveIntegerField(default=60)
+    # Not null while a pause runs: the acting seat's time left when it began (the clock stands still).
+    paused_remaining_ms = models.PositiveIntegerField(null=True, blank=True)
 
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -85,10 +90,17 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-updated"]
-        indexes = [models.Index(fields=["owner", "status"])]
+        indexes = [
+            models.Index(fields=["owner", "status"]),
+            models.Index(fields=["deadline"], name="game_deadline_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_mode_display()} {self.ruleset} {self.id}"
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_remaining_ms is not None
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.id])
@@ -170,6 +182,17 @@ class Action(models.Model):
         TAKEOVER = "takeover"  # an absent player's seat handed to the computer, or taken back
         NEW_ROUND = "new_round"  # a request, an agreement, or the new round itself
         ABANDON = "abandon"
+        PAUSE = "pause"
+        RESUME = "resume"
+        BACK = "back"  # an away player pressed "I'm back"
+
+    class Auto(models.TextChoices):
+        """Why the computer played a person's roll or move."""
+
+        NONE = "", "The player"
+        TIMEOUT = "timeout", "Time ran out"
+        AWAY = "away", "Player away"
+        ABSENT = "absent", "Player disconnected"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     round = models.PositiveIntegerField()
@@ -178,6 +201,9 @@ class Action(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     data = models.JSONField(default=dict, blank=True)
     text = models.CharField(max_length=300, blank=True)  # for the move log
+    # A person's roll or move the computer played: why, and the deadline it answered.
+    auto = models.CharField(max_length=10, choices=Auto.choices, blank=True, default="")
+    deadline = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -208,3 +234,68 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} round {self.number}"
+
+
+class Pause(models.Model):
+    """A pause a player took: the clock stands still and the chat is open until it ends."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pauses")
+    round = models.PositiveIntegerField()
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="pauses")
+    started = models.DateTimeField(auto_now_add=True)
+    ends = models.DateTimeField()  # when it runs out if nobody resumes
+    ended = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )  # null: it ran out
+    remaining_ms = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["started"]
+        indexes = [models.Index(fields=["game", "round", "seat"])]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} pause by seat {self.seat_id}"
+
+
+class ChatMessage(models.Model):
+    """A line of a game's chat (open during pauses). Stored as typed after cleaning; escaped on output."""
+
+    MAX_LENGTH = 200
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    name = models.CharField(max_length=150)  # the author's name when it was written
+    text = models.CharField(max_length=MAX_LENGTH)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        indexes = [models.Index(fields=["game", "created"])]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.text[:40]}"
+
+
+class ChatReport(models.Model):
+    """A player flagged a chat message for the moderators."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    reason = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    handled = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"report of {self.message_id} by {self.reporter_id}"

@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from . import actions, engine, presence
+from . import actions, engine, pauses, presence
 from .actions import Actor, colour_name
 from .board_view import board_context
 from .models import Action, Game, Round, Seat
@@ -52,8 +52,13 @@ def viewpoint_for(game: Game, seats: list[Seat], actor: Actor) -> Viewpoint:
 
 def _cache_key(game: Game, vp: Viewpoint, connected: frozenset[int]) -> str:
     here = ",".join(str(s) for s in sorted(connected))
+    here += f"|{epoch_ms(game.deadline)}"  # a deadline can move without a new version
     digest = hashlib.sha1(here.encode()).hexdigest()[:10]
     return f"live:{game.pk}:{game.round}:{game.version}:{digest}:{vp.key}"
+
+
+def epoch_ms(when) -> int:
+    return int(when.timestamp() * 1000) if when is not None else 0
 
 
 def render_live(
@@ -108,6 +113,7 @@ def _seat_view(game, seat: Seat, state, turn, connected, vp, places) -> dict:
         "points": points,
         "resigned": seat.resigned,
         "voted": seat.index in (game.new_round_votes or []),
+        "away": seat.is_away and game.status == Game.Status.PLAYING,
         "absent_since": seat.last_seen.isoformat() if seat.last_seen else "",
     }
 
@@ -218,6 +224,7 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
         )
     rounds = list(Round.objects.filter(game=game).values_list("number", flat=True))
     return {
+        **_clock_context(game, seats, vp, turn),
         "game": game,
         "vp": vp,
         "seats": seat_views,
@@ -255,12 +262,40 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
             "seat": reverse("game_seat", args=[game.pk]),
             "seed": reverse("game_seed", args=[game.pk]),
             "takeover": reverse("game_takeover", args=[game.pk]),
+            "pause": reverse("game_pause", args=[game.pk]),
+            "resume": reverse("game_resume", args=[game.pk]),
+            "back": reverse("game_back", args=[game.pk]),
             "leave": reverse("game_leave", args=[game.pk]),
             "record": reverse("game_record", args=[game.pk]),
             "page": reverse("game", args=[game.pk]),
         },
         "debug": settings.DEBUG,
         **board,
+    }
+
+
+def _clock_context(game: Game, seats: list[Seat], vp: Viewpoint, turn) -> dict:
+    """The timer, pause and away parts of the board."""
+    playing = game.status == Game.Status.PLAYING
+    timed = actions.is_timed(game) and playing
+    people = pauses.people_game(game, seats)
+    pause = pauses.current_pause(game) if timed else None
+    mine = [s for s in seats if s.index in vp.seats and not s.resigned]
+    pauses_left = pauses.pauses_left(game, mine[0]) if (timed and people and mine) else 0
+    return {
+        "timed": timed,
+        "people": people,
+        "paused": bool(timed and game.is_paused),
+        "pause": pause,
+        "pause_by": pause.seat.display_name if pause else "",
+        "pause_ends_ms": epoch_ms(game.deadline) if pause else 0,
+        "paused_left_s": round((game.paused_remaining_ms or 0) / 1000),
+        "deadline_ms": epoch_ms(game.deadline) if timed and not game.is_paused else 0,
+        "turn_deadline_ms": epoch_ms(game.turn_deadline) if timed else 0,
+        "turn_is_person": bool(turn and not turn.is_bot),
+        "pauses_left": pauses_left,
+        "can_pause": bool(timed and people and mine and not game.is_paused),
+        "i_am_away": bool(playing and any(s.is_away for s in mine)),
     }
 
 
@@ -286,3 +321,38 @@ def _where(progress: int) -> str:
     if progress > 50:
         return "in the home column"
     return f"{progress} steps out"
+
+
+# --- chat ----------------------------------------------------------------------------------------------
+
+
+def chat_context(game: Game, seats: list[Seat], actor: Actor) -> dict:
+    """What the chat panel needs (game.html, and the WebSocket's whole-log resync)."""
+    from . import chat
+
+    enabled = chat.can_chat(game, seats)
+    return {
+        "game": game,
+        "chat_enabled": enabled,
+        "chat_open": chat.chat_open(game),
+        "chat_player": bool(actions.seats_of(game, seats, actor)),
+        "chat_messages": chat.messages(game) if enabled else [],
+        "viewer_id": actor.user_id,
+        "reported": chat.reported_by(game, actor) if enabled else set(),
+    }
+
+
+def render_chat_log(game: Game, seats: list[Seat], actor: Actor) -> str:
+    """The whole chat log with hx-swap-oob (empty string where there is no chat)."""
+    context = chat_context(game, seats, actor)
+    if not context["chat_enabled"]:
+        return ""
+    return render_to_string("games/_chat_log.html", {**context, "oob": True})
+
+
+def render_chat_message(message, actor: Actor) -> str:
+    """One new message, appended to the log by htmx's out-of-band swap."""
+    li = render_to_string(
+        "games/_chat_message.html", {"m": message, "viewer_id": actor.user_id, "reported": set()}
+    )
+    return f'<ol hx-swap-oob="beforeend:#chat-log">{li}</ol>'

@@ -4,10 +4,22 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import actions
+from . import actions, timers
 
 
 @shared_task(ignore_result=True)
 def bot_turn(game_id: str, version: int) -> bool:
     """The computer's next action in `game_id`, if the game is still at `version`."""
     return actions.do_bot_turn(game_id, version)
+
+
+@shared_task(ignore_result=True)
+def game_deadline(game_id: str, version: int) -> bool:
+    """The deadline set at `version` has come: the bot plays for the seat, or the pause ends."""
+    return timers.do_deadline(game_id, version)
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> int:
+    """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker)."""
+    return timers.sweep()

@@ -22,4 +22,9 @@ urlpatterns = [
         "games/<str:game_id>/new-round", views.action, {"name": "new_round"}, name="game_new_round"
     ),
     path("games/<str:game_id>/takeover", views.action, {"name": "takeover"}, name="game_takeover"),
+    path("games/<str:game_id>/pause", views.action, {"name": "pause"}, name="game_pause"),
+    path("games/<str:game_id>/resume", views.action, {"name": "resume"}, name="game_resume"),
+    path("games/<str:game_id>/back", views.action, {"name": "back"}, name="game_back"),
+    path("games/<str:game_id>/chat", views.action, {"name": "chat"}, name="game_chat"),
+    path("games/<str:game_id>/report", views.action, {"name": "report"}, name="game_report"),
 ]

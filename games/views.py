@@ -8,6 +8,7 @@ flood of requests.
 from __future__ import annotations
 
 import json
+import time
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -19,7 +20,7 @@ from .actions import Actor, GameError, actor_for
 from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm
 from .models import Game, Seat
 from .records import record_for
-from .render import render_live, viewpoint_for
+from .render import chat_context, render_live, viewpoint_for
 
 MODE_FORMS = {
     Game.Mode.COMPUTER: ComputerGameForm,
@@ -72,8 +73,14 @@ def new_game(request: HttpRequest, mode: str) -> HttpResponse:
             if not throttle.allow("new", actor.key):
                 return _too_many(request)
             try:
+                timer = form.timer_spec() if hasattr(form, "timer_spec") else None
                 game = actions.create_game(
-                    actor, mode, form.cleaned_data["ruleset"], form.options(), form.seat_specs()
+                    actor,
+                    mode,
+                    form.cleaned_data["ruleset"],
+                    form.options(),
+                    form.seat_specs(),
+                    timer,
                 )
             except GameError as error:
                 form.add_error(None, str(error))
@@ -115,6 +122,8 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
         "login_next": f"{reverse('login')}?next={game.get_absolute_url()}",
         "signup_next": f"{reverse('signup')}?next={game.get_absolute_url()}",
         "ws_url": f"/ws/games/{game.pk}/",
+        "server_now_ms": int(time.time() * 1000),
+        **chat_context(game, seats, actor),
     }
     return render(request, "games/game.html", context)
 

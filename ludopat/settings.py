@@ -200,3 +200,13 @@ LOGGING = {
 # Tests may fix the fair-dice server seeds; production seeds are always fresh (see games.actions).
 LUDOPAT_TEST_SEEDS = env_bool("LUDOPAT_TEST_SEEDS", False)
 AUTH_USER_MODEL = "accounts.User"
+
+# Celery beat: the deadline sweeper of timed games (games.timers). A sweep not started within its
+# period is dropped: the next one does the same work.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": 2.0,
+        "options": {"expires": 2.0},
+    },
+}

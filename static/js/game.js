@@ -420,6 +420,64 @@
     conn.className = "conn-state off";
   });
 
+  // --- timers: count down locally from the server's deadline (epoch ms), corrected by the clock offset
+  // measured when the page was rendered, so every viewer shows the same time left ---------------------
+  const serverOffset = Number(page.dataset.serverNow || 0) ? Number(page.dataset.serverNow) - Date.now() : 0;
+  const spoken = new Set();
+  function tickTimers() {
+    const now = Date.now() + serverOffset;
+    document.querySelectorAll(".timer[data-deadline]").forEach((el) => {
+      const deadline = Number(el.dataset.deadline);
+      if (!deadline) return;
+      const left = Math.max(0, Math.ceil((deadline - now) / 1000));
+      const text = left + " s";
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle("urgent", left <= 5);
+      // Say it at sensible moments only: 10 and 5 seconds left on your own turn, 10 left in a pause.
+      const mine = el.dataset.mine === "1";
+      const pause = el.dataset.pause === "1";
+      for (const mark of [10, 5]) {
+        const key = `${deadline}:${mark}`;
+        if (left === mark && !spoken.has(key) && ((mine && live()?.dataset.myTurn === "1") || (pause && mark === 10))) {
+          spoken.add(key);
+          announce(pause ? `${mark} seconds left in the pause.` : `${mark} seconds left to play.`);
+        }
+      }
+    });
+  }
+  setInterval(tickTimers, 250);
+
+  // --- chat: open during pauses; messages arrive over the WebSocket -------------------------------------
+  function syncChat() {
+    const root = live();
+    const open = root?.dataset.paused === "1";
+    const form = document.getElementById("chat-form");
+    const closed = document.querySelector(".chat-closed");
+    if (form) form.hidden = !open;
+    if (closed) closed.hidden = open;
+    const log = document.getElementById("chat-log");
+    if (log && log._count !== log.children.length) {
+      log._count = log.children.length;
+      log.scrollTop = log.scrollHeight;
+    }
+  }
+  document.body.addEventListener("htmx:wsAfterSend", (event) => {
+    const form = event.detail.elt?.closest?.("#chat-form") || event.target?.closest?.("#chat-form");
+    if (form) form.reset();
+  });
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    const button = event.detail.elt;
+    if (button?.classList?.contains("chat-report") && event.detail.successful) {
+      button.textContent = "Reported";
+      button.disabled = true;
+      toast("Thanks: the moderators will look at it.", "ok");
+    }
+  });
+  document.body.addEventListener("htmx:wsAfterMessage", syncChat);
+  document.body.addEventListener("htmx:afterSettle", syncChat);
+
   lastVersion = -1;
   afterUpdate();
+  tickTimers();
+  syncChat();
 })();

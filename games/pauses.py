@@ -1,0 +1,124 @@
+"""Pauses in timed games between people: each player has a few per round, each of limited length.
+
+A pause keeps the acting seat's time left (`Game.paused_remaining_ms`), stops the clock, opens the chat
+for everyone at the table, and ends when any player resumes or its time is up (the game's `deadline` is
+then the pause's end: its task and the sweeper end it, see games.timers).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from . import actions
+from .actions import Actor, Conflict, NotAllowed
+from .models import Action, Game, Pause, Seat
+
+
+def people_game(game: Game, seats: list[Seat]) -> bool:
+    """A room where at least two people play (chat and pauses exist only there)."""
+    return (
+        game.mode == Game.Mode.FRIENDS
+        and sum(1 for s in seats if s.kind == Seat.Kind.HUMAN) >= 2
+    )
+
+
+def pauses_used(game: Game, seat: Seat) -> int:
+    return Pause.objects.filter(game=game, round=game.round, seat=seat).count()
+
+
+def pauses_left(game: Game, seat: Seat) -> int:
+    return max(0, game.pauses_per_player - pauses_used(game, seat))
+
+
+def current_pause(game: Game) -> Pause | None:
+    if not game.is_paused:
+        return None
+    return (
+        Pause.objects.filter(game=game, ended__isnull=True)
+        .select_related("seat__user")
+        .order_by("-started")
+        .first()
+    )
+
+
+def _my_seat(game: Game, seats: list[Seat], actor: Actor) -> Seat:
+    mine = [s for s in actions.seats_of(game, seats, actor) if not s.resigned]
+    if not mine:
+        raise NotAllowed("Only the players of this game can do that.")
+    return mine[0]
+
+
+def do_pause(game_id: str, actor: Actor) -> Pause:
+    """Stop the clock and open the chat, if the player has a pause left."""
+    with transaction.atomic():
+        game = actions._lock(game_id)
+        if game.is_over:
+            raise Conflict("This game is over: there is nothing to pause.")
+        actions._playing(game)
+        seats = actions._seats(game)
+        seat = _my_seat(game, seats, actor)
+        if not actions.is_timed(game) or not people_game(game, seats):
+            raise Conflict("Pauses are for timed games between people.")
+        if game.is_paused:
+            raise Conflict("The game is already paused.")
+        used = pauses_used(game, seat)
+        if used >= game.pauses_per_player:
+            raise Conflict(
+                f"You have no pause left ({game.pauses_per_player} per game)."
+                if game.pauses_per_player
+                else "This room has no pauses."
+            )
+        now = timezone.now()
+        remaining = game.timer_seconds * 1000
+        if game.turn_deadline is not None:
+            remaining = max(0, int((game.turn_deadline - now).total_seconds() * 1000))
+        ends = now + timedelta(seconds=game.pause_seconds)
+        pause = Pause.objects.create(
+            game=game, round=game.round, seat=seat, ends=ends, remaining_ms=remaining
+        )
+        game.paused_remaining_ms = remaining
+        game.turn_deadline = None
+        game.deadline = ends
+        left = game.pauses_per_player - used - 1
+        text = (
+            f"{seat.display_name} paused the game ({left} pause{'s' if left != 1 else ''} left). "
+            "The chat is open."
+        )
+        game.message = text
+        actions._record(game, Action.Kind.PAUSE, seat, {"remaining_ms": remaining}, text)
+        actions._save(game, actions.engine_state(game))
+        return pause
+
+
+def do_resume(game_id: str, actor: Actor) -> Game:
+    """Any player ends the pause: the clock runs on with the time that was left."""
+    with transaction.atomic():
+        game = actions._lock(game_id)
+        actions._playing(game)
+        seats = actions._seats(game)
+        seat = _my_seat(game, seats, actor)
+        if not game.is_paused:
+            raise Conflict("The game is not paused.")
+        end_pause(game, seat, seats)
+        return game
+
+
+def end_pause(game: Game, seat: Seat | None, seats: list[Seat] | None = None) -> None:
+    """End the running pause (the game row is locked): resumed by `seat`, or run out (None)."""
+    seats = seats if seats is not None else actions._seats(game)
+    now = timezone.now()
+    pause = current_pause(game)
+    remaining = (game.paused_remaining_ms or 0) / 1000
+    if pause is not None:
+        pause.ended, pause.ended_by = now, seat
+        pause.save(update_fields=["ended", "ended_by"])
+    game.paused_remaining_ms = None
+    text = f"{seat.display_name} resumed the game." if seat else "The pause is over."
+    game.message = text
+    actions._record(game, Action.Kind.RESUME, seat, {}, text)
+    state = actions.engine_state(game)
+    actions._arm_timer(game, seats, state, remaining=remaining)
+    actions._save(game, state)

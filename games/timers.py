@@ -1,0 +1,128 @@
+"""Timed rooms: what happens when a deadline passes, and an away player coming back.
+
+A game's `deadline` is when the system acts next: the bot plays the acting seat's roll or move (its time
+ran out, it is away, or its player has been disconnected past the grace period), or a pause runs out.
+Two things call `do_deadline`: the task scheduled at the deadline with the version it was set for, and
+the sweeper (Celery beat, every ~2 s) for any deadline already past (a task lost with its worker). Both
+lock the game row and re-check the version and the deadline before acting, so a late, repeated or
+duplicated call does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from . import actions, pauses, presence
+from .actions import Actor, Conflict, NotAllowed
+from .models import Action, Game, Seat
+
+log = logging.getLogger(__name__)
+
+BOT_LEVEL = "strong"  # the bot that plays for people in timed rooms
+EARLY = timedelta(milliseconds=100)  # a timer may fire this much early (clock granularity)
+
+
+def do_deadline(game_id: str, version: int | None = None) -> bool:
+    """Act on the game's deadline if it has passed (and, for a task, the game is still at `version`).
+
+    True if something happened (the bot played or a pause ended).
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.deadline is None:
+            return False
+        if version is not None and game.version != version:
+            return False
+        now = timezone.now()
+        if game.deadline > now + EARLY:
+            return False  # moved later (a reconnection, a resumed pause): its own task will come
+        if not actions.is_timed(game) or game.status != Game.Status.PLAYING:
+            return _disarm(game)
+        if game.is_paused:
+            pauses.end_pause(game, None)
+            return True
+        seats = actions._seats(game)
+        state = actions.engine_state(game)
+        seat = actions.turn_seat(game, seats, state)
+        if seat is None or seat.is_bot:
+            return _disarm(game)
+        deadline = game.deadline
+        timed_out = game.turn_deadline is None or now + EARLY >= game.turn_deadline
+        if seat.is_away:
+            auto = Action.Auto.AWAY
+        elif timed_out:
+            auto = Action.Auto.TIMEOUT
+            seat.timeouts_in_row += 1
+            fields = ["timeouts_in_row"]
+            if seat.timeouts_in_row >= actions.AWAY_AFTER_TIMEOUTS:
+                seat.is_away = True
+                fields.append("is_away")
+            seat.save(update_fields=fields)
+        else:
+            connected = presence.connected_seats(game.pk)
+            if seat.pk in connected:  # back online before the grace ran out
+                game.deadline = actions.act_at(game, seat, now, connected)
+                game.save(update_fields=["deadline"])
+                actions._schedule_deadline_on_commit(game)
+                return False
+            auto = Action.Auto.ABSENT
+        actions.play_for(game, seats, seat, state, BOT_LEVEL, auto=auto, deadline=deadline)
+        return True
+
+
+def _disarm(game: Game) -> bool:
+    game.deadline = game.turn_deadline = None
+    game.save(update_fields=["deadline", "turn_deadline"])
+    return False
+
+
+def due_games(limit: int = 500) -> list[str]:
+    """Ids of games whose deadline has passed (the index on `deadline` serves this)."""
+    now = timezone.now()
+    return list(
+        Game.objects.filter(deadline__lte=now).order_by("deadline").values_list("pk", flat=True)[
+            :limit
+        ]
+    )
+
+
+def sweep() -> int:
+    """Act on every deadline already past; the number of games where something happened."""
+    done = 0
+    for game_id in due_games():
+        try:
+            done += do_deadline(game_id)
+        except Exception:  # one broken game must not stop the others' timers
+            log.exception("deadline of game %s failed", game_id)
+    return done
+
+
+def do_back(game_id: str, actor: Actor) -> Seat:
+    """An away player says "I'm back": the bot stops playing for them; a due action gets a full timer."""
+    with transaction.atomic():
+        game = actions._lock(game_id)
+        actions._playing(game)
+        seats = actions._seats(game)
+        mine = [s for s in actions.seats_of(game, seats, actor) if not s.resigned]
+        if not mine:
+            raise NotAllowed("You have no seat in this game.")
+        away = [s for s in mine if s.is_away]
+        if not away:
+            raise Conflict("You are not away: play on.")
+        for seat in away:
+            seat.is_away, seat.timeouts_in_row = False, 0
+            seat.save(update_fields=["is_away", "timeouts_in_row"])
+        seat = away[0]
+        text = f"{seat.display_name} is back."
+        game.message = text
+        actions._record(game, Action.Kind.BACK, seat, {}, text)
+        state = actions.engine_state(game)
+        turn = actions.turn_seat(game, seats, state)
+        if not game.is_paused and turn in away:
+            actions._arm_timer(game, seats, state)  # their due action: a full timer again
+        actions._save(game, state)
+        return seat
