@@ -20,6 +20,8 @@ from .board_view import board_context
 from .engine.board import CORNER
 from .engine.replay import Roll, parse_record
 from .engine.state import EngineError, Event, State
+from .models import Game
+from .records import record_for
 
 CELL = 40
 
@@ -80,9 +82,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_none(game_id)
     if game is None:
         return _game_not_found(request, game_id)
-    from .records import record_for
-
-    current = getattr(game, "round", 1) or 1
+    current = game.round
     number = _round_number(request.GET.get("round"), current)
     if number is None:
         return _not_found(
@@ -104,7 +104,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     except EngineError as error:  # a record the engine refuses: say so rather than fail
         context["error"] = str(error)
         return render(request, "games/pages/replay.html", context)
-    over = number < current or bool(getattr(game, "is_over", False))
+    over = number < current or game.is_over
     context.update(
         replay=data,
         finished=data["finished"] or over,
@@ -292,7 +292,7 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_none(game_id)
     if game is None:
         return _game_not_found(request, game_id)
-    current = getattr(game, "round", 1) or 1
+    current = game.round
     number = _round_number(request.GET.get("round"), current)
     if number is None:
         return _not_found(
@@ -319,15 +319,8 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
 # Helpers
 
 
-def _game_or_none(game_id: str):
-    try:
-        from .models import Game
-    except ImportError:  # the game models are not built yet: no game exists
-        return None
-    try:
-        return Game.objects.filter(pk=game_id).first()
-    except (ValueError, TypeError):
-        return None
+def _game_or_none(game_id: str) -> Game | None:
+    return Game.objects.filter(pk=game_id).first()
 
 
 def _game_url(game_id: str) -> str | None:
