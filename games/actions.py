@@ -65,6 +65,8 @@ def disconnect_grace() -> float:
 def away_delay() -> float:
     """Seconds the bot waits before playing an away (or long-disconnected) player's action."""
     return float(getattr(settings, "LUDOPAT_AWAY_DELAY", 2.0))
+
+
 COLOUR_NAMES = {"red": "Red", "green": "Green", "yellow": "Yellow", "blue": "Blue"}
 
 

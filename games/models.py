@@ -98,16 +98,16 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.get_mode_display()} {self.ruleset} {self.id}"
 
-    @property
-    def is_paused(self) -> bool:
-        return self.paused_remaining_ms is not None
-
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.id])
 
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_remaining_ms is not None
 
     @property
     def ruleset_name(self) -> str:

@@ -20,8 +20,7 @@ from .models import Action, Game, Pause, Seat
 def people_game(game: Game, seats: list[Seat]) -> bool:
     """A room where at least two people play (chat and pauses exist only there)."""
     return (
-        game.mode == Game.Mode.FRIENDS
-        and sum(1 for s in seats if s.kind == Seat.Kind.HUMAN) >= 2
+        game.mode == Game.Mode.FRIENDS and sum(1 for s in seats if s.kind == Seat.Kind.HUMAN) >= 2
     )
 
 

@@ -84,9 +84,9 @@ def due_games(limit: int = 500) -> list[str]:
     """Ids of games whose deadline has passed (the index on `deadline` serves this)."""
     now = timezone.now()
     return list(
-        Game.objects.filter(deadline__lte=now).order_by("deadline").values_list("pk", flat=True)[
-            :limit
-        ]
+        Game.objects.filter(deadline__lte=now)
+        .order_by("deadline")
+        .values_list("pk", flat=True)[:limit]
     )
 
 

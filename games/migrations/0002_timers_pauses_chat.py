@@ -6,130 +6,206 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ChatMessage',
+            name="ChatMessage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=150)),
-                ('text', models.CharField(max_length=200)),
-                ('created', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=150)),
+                ("text", models.CharField(max_length=200)),
+                ("created", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['created', 'pk'],
+                "ordering": ["created", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='ChatReport',
+            name="ChatReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(blank=True, max_length=200)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('handled', models.BooleanField(default=False)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=200)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("handled", models.BooleanField(default=False)),
             ],
             options={
-                'ordering': ['-created'],
+                "ordering": ["-created"],
             },
         ),
         migrations.CreateModel(
-            name='Pause',
+            name="Pause",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveIntegerField()),
-                ('started', models.DateTimeField(auto_now_add=True)),
-                ('ends', models.DateTimeField()),
-                ('ended', models.DateTimeField(blank=True, null=True)),
-                ('remaining_ms', models.PositiveIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round", models.PositiveIntegerField()),
+                ("started", models.DateTimeField(auto_now_add=True)),
+                ("ends", models.DateTimeField()),
+                ("ended", models.DateTimeField(blank=True, null=True)),
+                ("remaining_ms", models.PositiveIntegerField(default=0)),
             ],
             options={
-                'ordering': ['started'],
+                "ordering": ["started"],
             },
         ),
         migrations.AddField(
-            model_name='action',
-            name='auto',
-            field=models.CharField(blank=True, choices=[('', 'The player'), ('timeout', 'Time ran out'), ('away', 'Player away'), ('absent', 'Player disconnected')], default='', max_length=10),
+            model_name="action",
+            name="auto",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("", "The player"),
+                    ("timeout", "Time ran out"),
+                    ("away", "Player away"),
+                    ("absent", "Player disconnected"),
+                ],
+                default="",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='action',
-            name='deadline',
+            model_name="action",
+            name="deadline",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='paused_remaining_ms',
+            model_name="game",
+            name="paused_remaining_ms",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='turn_deadline',
+            model_name="game",
+            name="turn_deadline",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='action',
-            name='kind',
-            field=models.CharField(choices=[('create', 'Create'), ('join', 'Join'), ('leave', 'Leave'), ('seat', 'Seat'), ('start', 'Start'), ('roll', 'Roll'), ('move', 'Move'), ('resign', 'Resign'), ('takeover', 'Takeover'), ('new_round', 'New Round'), ('abandon', 'Abandon'), ('pause', 'Pause'), ('resume', 'Resume'), ('back', 'Back')], max_length=10),
+            model_name="action",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("create", "Create"),
+                    ("join", "Join"),
+                    ("leave", "Leave"),
+                    ("seat", "Seat"),
+                    ("start", "Start"),
+                    ("roll", "Roll"),
+                    ("move", "Move"),
+                    ("resign", "Resign"),
+                    ("takeover", "Takeover"),
+                    ("new_round", "New Round"),
+                    ("abandon", "Abandon"),
+                    ("pause", "Pause"),
+                    ("resume", "Resume"),
+                    ("back", "Back"),
+                ],
+                max_length=10,
+            ),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['deadline'], name='game_deadline_idx'),
+            model_name="game",
+            index=models.Index(fields=["deadline"], name="game_deadline_idx"),
         ),
         migrations.AddField(
-            model_name='chatmessage',
-            name='game',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chat_messages', to='games.game'),
+            model_name="chatmessage",
+            name="game",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="chat_messages",
+                to="games.game",
+            ),
         ),
         migrations.AddField(
-            model_name='chatmessage',
-            name='seat',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to='games.seat'),
+            model_name="chatmessage",
+            name="seat",
+            field=models.ForeignKey(
+                blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to="games.seat"
+            ),
         ),
         migrations.AddField(
-            model_name='chatmessage',
-            name='user',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="chatmessage",
+            name="user",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='chatreport',
-            name='message',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports', to='games.chatmessage'),
+            model_name="chatreport",
+            name="message",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="reports",
+                to="games.chatmessage",
+            ),
         ),
         migrations.AddField(
-            model_name='chatreport',
-            name='reporter',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="chatreport",
+            name="reporter",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='pause',
-            name='ended_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.seat'),
+            model_name="pause",
+            name="ended_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="games.seat",
+            ),
         ),
         migrations.AddField(
-            model_name='pause',
-            name='game',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pauses', to='games.game'),
+            model_name="pause",
+            name="game",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="pauses", to="games.game"
+            ),
         ),
         migrations.AddField(
-            model_name='pause',
-            name='seat',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pauses', to='games.seat'),
+            model_name="pause",
+            name="seat",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="pauses", to="games.seat"
+            ),
         ),
         migrations.AddIndex(
-            model_name='chatmessage',
-            index=models.Index(fields=['game', 'created'], name='games_chatm_game_id_92d3a3_idx'),
+            model_name="chatmessage",
+            index=models.Index(fields=["game", "created"], name="games_chatm_game_id_92d3a3_idx"),
         ),
         migrations.AddConstraint(
-            model_name='chatreport',
-            constraint=models.UniqueConstraint(fields=('message', 'reporter'), name='chat_report_once'),
+            model_name="chatreport",
+            constraint=models.UniqueConstraint(
+                fields=("message", "reporter"), name="chat_report_once"
+            ),
         ),
         migrations.AddIndex(
-            model_name='pause',
-            index=models.Index(fields=['game', 'round', 'seat'], name='games_pause_game_id_06b0f7_idx'),
+            model_name="pause",
+            index=models.Index(
+                fields=["game", "round", "seat"], name="games_pause_game_id_06b0f7_idx"
+            ),
         ),
     ]
