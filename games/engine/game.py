@@ -40,23 +40,26 @@ class RuleSet(Protocol):
         """Apply a move taken from legal_moves(state)."""
 
 
-def _rulesets() -> dict[str, ModuleType]:
+def _load_rulesets() -> dict[str, ModuleType]:
     from . import classic, duel, places, twodice
 
     return {m.NAME: m for m in (classic, duel, places, twodice)}
 
 
-_RULESETS: dict[str, ModuleType] | None = None
+_RULESETS: dict[str, ModuleType] = {}
 
 
 def ruleset(name: str) -> Any:
     """The rule set module called `name`; MalformedError for an unknown name."""
-    global _RULESETS
-    if _RULESETS is None:
-        _RULESETS = _rulesets()
-    if not isinstance(name, str) or name not in _RULESETS:
-        raise MalformedError(f"unknown rule set {name!r}; expected one of {sorted(_RULESETS)}")
-    return _RULESETS[name]
+    try:
+        return _RULESETS[name]  # asked on every roll and move: one dict look-up
+    except (KeyError, TypeError):
+        pass
+    if not _RULESETS:
+        _RULESETS.update(_load_rulesets())
+    if isinstance(name, str) and name in _RULESETS:
+        return _RULESETS[name]
+    raise MalformedError(f"unknown rule set {name!r}; expected one of {sorted(_RULESETS)}")
 
 
 def normalise_options(name: str, options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
@@ -112,20 +115,24 @@ def can_roll(state: State) -> bool:
     return state.status != FINISHED and (state.awaiting == ROLL or state.rolls > 0)
 
 
+FACES = frozenset(range(1, 7))
+
+
 def roll(state: State, dice: Iterable[int]) -> tuple[State, list[Event]]:
     """Apply the numbers the dice showed. IllegalMoveError if a roll is not allowed now."""
     rules = ruleset(state.ruleset)
     dice = tuple(dice)
     if state.status == FINISHED:
         raise IllegalMoveError("the game is over")
-    if not can_roll(state):
+    if state.awaiting != ROLL and state.rolls <= 0:
         raise IllegalMoveError("a move is awaited, not a roll")
     if len(dice) != rules.DICE:
         raise IllegalMoveError(
             f"{state.ruleset} rolls {rules.DICE} dice at a time, not {len(dice)}"
         )
     for d in dice:
-        if type(d) is not int or not 1 <= d <= 6:
+        # `type(d) is int` keeps True (a bool) out; FACES keeps 0 and 7 out.
+        if type(d) is not int or d not in FACES:
             raise IllegalMoveError(f"a die shows 1 to 6, not {d!r}")
     return rules.roll(state, dice)
 

@@ -25,7 +25,6 @@ stay fast.
 
 from __future__ import annotations
 
-import dataclasses
 from functools import lru_cache
 from typing import Any
 
@@ -379,4 +378,4 @@ def _continue(state: State, events: list[Event]) -> tuple[State, list[Event]]:
 
 
 def _replace_state(state: State, **changes: Any) -> State:
-    return dataclasses.replace(state, **changes)
+    return state._replace(**changes)

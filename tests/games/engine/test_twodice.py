@@ -25,17 +25,6 @@ SHARED = Path(__file__).resolve().parents[3].parent / "shared"
 OUT = 56
 
 
-def _ensure_game_api() -> None:
-    """game.py imports all four rule sets; until the one-die ones land, let it reach twodice alone."""
-    try:
-        game.ruleset("twodice")
-    except ImportError:
-        game._RULESETS = {"twodice": twodice}
-
-
-_ensure_game_api()
-
-
 def pos(red=(), green=(), yellow=(), blue=(), dice=(), turn=0, awaiting=MOVE) -> State:
     """A twodice position; each colour's seeds not given are in the yard."""
     given_ = (red, green, yellow, blue)

@@ -11,23 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import game, twodice
+from games.engine import game
 from games.engine.fair import FairDice, client_seed_for
 from games.engine.state import FINISHED, ROLL
 from games.engine.verify import MalformedRecord, verify_record
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def _ensure_game_api() -> None:
-    """game.py imports all four rule sets; until the one-die ones land, let it reach twodice alone."""
-    try:
-        game.ruleset("twodice")
-    except ImportError:
-        game._RULESETS = {"twodice": twodice}
-
-
-_ensure_game_api()
 
 
 def played_record(seed: int = 1) -> dict:
