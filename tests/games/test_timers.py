@@ -1,0 +1,355 @@
+"""Timed rooms without a worker: deadlines set by actions, what a passed deadline does (called directly,
+as the task and the sweeper call it), away seats, disconnections, pauses and the chat."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.admin.sites import site
+from django.test import Client
+from django.utils import timezone
+
+from games import actions, chat, pauses, presence, timers
+from games.actions import Conflict, GameError, NotAllowed, SeatSpec, TimerSpec
+from games.forms import FriendsRoomForm
+from games.models import Action, ChatMessage, ChatReport, Game, Pause, Seat
+from tests.games.webplay import SEED, everyone_here, fresh, member, turn_seat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(settings, redis_client):
+    settings.LUDOPAT_TEST_SEEDS = True
+    settings.LUDOPAT_FIXED_SERVER_SEED = SEED
+    settings.LUDOPAT_BOT_DELAY = 60
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return member(django_user_model.objects.create_user("alice"))
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return member(django_user_model.objects.create_user("bob"))
+
+
+def timed_room(host, guest, seconds=10, pauses=2, pause_seconds=60, ruleset="twodice") -> Game:
+    game = actions.create_game(
+        host,
+        "friends",
+        ruleset,
+        {},
+        [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
+        TimerSpec(seconds, pauses, pause_seconds),
+    )
+    actions.do_join(game.pk, guest)
+    everyone_here(game)
+    actions.do_start(game.pk, host)
+    return fresh(game)
+
+
+def expire(game: Game) -> Game:
+    """Move the game's deadlines into the past, as if the time had run out."""
+    past = timezone.now() - timedelta(milliseconds=10)
+    Game.objects.filter(pk=game.pk).update(deadline=past, turn_deadline=past)
+    return fresh(game)
+
+
+def actor_of(seat: Seat, *people):
+    return next(p for p in people if p.user_id == seat.user_id)
+
+
+# --- deadlines -------------------------------------------------------------------------------------
+
+
+def test_a_timed_room_sets_a_full_deadline_for_the_first_action(alice, bob):
+    before = timezone.now()
+    game = timed_room(alice, bob, seconds=10)
+    assert game.timer_seconds == 10
+    assert game.turn_deadline == game.deadline
+    assert before + timedelta(seconds=9.5) < game.deadline <= timezone.now() + timedelta(seconds=10)
+
+
+def test_untimed_rooms_and_computer_games_have_no_deadline(alice, bob):
+    game = timed_room(alice, bob, seconds=0)
+    assert game.deadline is None
+    with pytest.raises(GameError):
+        actions.create_game(alice, "computer", "classic", {}, [SeatSpec("human")], TimerSpec(10))
+
+
+def test_production_timer_choices_exclude_the_short_test_timers(settings, alice):
+    settings.LUDOPAT_TEST_SEEDS = False
+    assert actions.timer_choices() == (0, 10, 15, 30)
+    with pytest.raises(GameError):
+        actions.create_game(
+            alice, "friends", "twodice", {}, [SeatSpec("human"), SeatSpec("open")], TimerSpec(2)
+        )
+    form = FriendsRoomForm({"ruleset": "twodice", "players": 2, "timer": 3})
+    assert not form.is_valid()
+    form = FriendsRoomForm({"ruleset": "twodice", "players": 2, "timer": 15, "pauses": 1})
+    assert form.is_valid(), form.errors
+    assert form.timer_spec() == TimerSpec(15, 1, 60)
+
+
+def test_a_timeout_makes_the_bot_play_that_one_action_and_the_next_gets_a_full_timer(alice, bob):
+    game = expire(timed_room(alice, bob))
+    seat = turn_seat(game)
+    assert timers.do_deadline(game.pk, game.version)
+    game = fresh(game)
+    last = Action.objects.filter(game=game).latest("seq")
+    assert last.kind == Action.Kind.ROLL and last.auto == "timeout" and last.seat == seat
+    assert last.deadline is not None
+    assert "Time's up" in game.message
+    assert Seat.objects.get(pk=seat.pk).timeouts_in_row == 1
+    assert game.deadline > timezone.now() + timedelta(seconds=9)
+    # The same deadline delivered again (a duplicated task) does nothing.
+    assert not timers.do_deadline(game.pk, game.version - 1)
+    assert not timers.do_deadline(game.pk, game.version)  # not yet due
+    assert fresh(game).version == game.version
+
+
+def test_a_move_before_the_deadline_leaves_the_timer_harmless(alice, bob):
+    game = timed_room(alice, bob)
+    old = game.version
+    seat = turn_seat(game)
+    actions.do_roll(game.pk, actor_of(seat, alice, bob), old)
+    game = expire(fresh(game))
+    assert not timers.do_deadline(game.pk, old)  # the task of the old version
+    assert fresh(game).version == game.version
+
+
+def test_three_timeouts_in_a_row_mark_the_seat_away_and_im_back_ends_it(settings, alice, bob):
+    settings.LUDOPAT_AWAY_DELAY = 1.0
+    game = timed_room(alice, bob)
+    first = turn_seat(game)
+    count = 0
+    while not Seat.objects.get(pk=first.pk).is_away:
+        game = fresh(game)
+        seat = turn_seat(game)
+        if seat != first:  # the other player acts in time
+            actions.do_roll(game.pk, actor_of(seat, alice, bob), game.version)
+            continue
+        assert timers.do_deadline(expire(game).pk)
+        count += 1
+        assert count <= 3
+    assert count == 3
+    game = fresh(game)
+    if turn_seat(game) == first:
+        assert game.deadline < timezone.now() + timedelta(seconds=1.5)  # the away delay, not 10 s
+    page = live_html(game, actor_of(first, alice, bob))
+    assert 'data-testid="im-back"' in page and 'data-testid="away-' in page
+    timers.do_back(game.pk, actor_of(first, alice, bob))
+    seat = Seat.objects.get(pk=first.pk)
+    assert not seat.is_away and seat.timeouts_in_row == 0
+    with pytest.raises(Conflict):
+        timers.do_back(game.pk, actor_of(first, alice, bob))
+
+
+def test_acting_resets_the_count_of_timeouts(alice, bob):
+    game = expire(timed_room(alice, bob))
+    seat = turn_seat(game)
+    timers.do_deadline(game.pk)
+    game = fresh(game)
+    if turn_seat(game) == seat:
+        state = actions.engine_state(game)
+        from games import engine
+
+        m = engine.legal_moves(state)[0] if engine.legal_moves(state) else None
+        if m is not None:
+            actions.do_move(
+                game.pk, actor_of(seat, alice, bob), game.version, m.colour, m.index, m.die
+            )
+            assert Seat.objects.get(pk=seat.pk).timeouts_in_row == 0
+
+
+def test_a_disconnected_players_due_action_waits_only_the_grace(settings, alice, bob):
+    settings.LUDOPAT_DISCONNECT_GRACE = 1.0
+    settings.LUDOPAT_AWAY_DELAY = 0.5
+    game = timed_room(alice, bob, seconds=30)
+    seat = turn_seat(game)
+    presence.drop(game.pk, [seat.pk], "test-connection")
+    actions.seat_disconnected([seat.pk], game.pk)
+    game = fresh(game)
+    assert game.deadline < timezone.now() + timedelta(seconds=1.1)
+    assert game.turn_deadline > timezone.now() + timedelta(seconds=25)
+    # Back before the grace is over: their own deadline again.
+    presence.touch(game.pk, [seat.pk], "again")
+    actions.seat_connected(game.pk, seat.pk)
+    assert fresh(game).deadline == game.turn_deadline
+    # Gone again, and the grace passes: the bot plays, not counted as a timeout.
+    presence.drop(game.pk, [seat.pk], "again")
+    actions.seat_disconnected([seat.pk], game.pk)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(milliseconds=5))
+    assert timers.do_deadline(game.pk)
+    last = Action.objects.filter(game=game).latest("seq")
+    assert last.auto == "absent"
+    assert Seat.objects.get(pk=seat.pk).timeouts_in_row == 0
+
+
+def test_the_sweeper_acts_on_past_deadlines_once(alice, bob):
+    one = expire(timed_room(alice, bob))
+    assert timers.due_games() == [one.pk]
+    assert timers.sweep() == 1
+    assert timers.sweep() == 0
+    assert Action.objects.filter(game=one, auto="timeout").count() == 1
+
+
+def test_a_finished_or_untimed_game_is_disarmed_by_the_sweeper(alice, bob):
+    game = expire(timed_room(alice, bob))
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    assert timers.sweep() == 0
+    assert fresh(game).deadline is None
+
+
+# --- pauses ----------------------------------------------------------------------------------------
+
+
+def test_a_pause_stops_the_clock_keeping_the_time_left_and_a_resume_restarts_it(alice, bob):
+    game = timed_room(alice, bob, seconds=30)
+    seat = turn_seat(game)
+    pause = pauses.do_pause(game.pk, bob)
+    game = fresh(game)
+    assert game.is_paused and 28_000 < game.paused_remaining_ms <= 30_000
+    assert game.turn_deadline is None
+    assert game.deadline == pause.ends
+    with pytest.raises(Conflict, match="paused"):
+        actions.do_roll(game.pk, actor_of(seat, alice, bob), game.version)
+    with pytest.raises(Conflict, match="already paused"):
+        pauses.do_pause(game.pk, alice)
+    pauses.do_resume(game.pk, alice)  # the other player resumes early
+    game = fresh(game)
+    assert not game.is_paused
+    left = (game.turn_deadline - timezone.now()).total_seconds()
+    assert 27 < left <= 30
+    pause = Pause.objects.get(pk=pause.pk)
+    assert pause.ended is not None and pause.ended_by.user_id == alice.user_id
+
+
+def test_a_pause_runs_out_by_itself(alice, bob):
+    game = timed_room(alice, bob, seconds=30)
+    pauses.do_pause(game.pk, alice)
+    game = fresh(game)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(milliseconds=5))
+    assert timers.do_deadline(game.pk, game.version)
+    game = fresh(game)
+    assert not game.is_paused and game.message == "The pause is over."
+    assert Pause.objects.get(game=game).ended_by is None
+    assert not Action.objects.filter(game=game, auto__gt="").exists()  # nobody's move was played
+
+
+def test_the_pause_limit_and_refusals(alice, bob):
+    game = timed_room(alice, bob, seconds=30, pauses=1)
+    pauses.do_pause(game.pk, alice)
+    pauses.do_resume(game.pk, bob)
+    with pytest.raises(Conflict, match="no pause left"):
+        pauses.do_pause(game.pk, alice)
+    pauses.do_pause(game.pk, bob)  # bob still has his
+    pauses.do_resume(game.pk, bob)
+    with pytest.raises(Conflict, match="not paused"):
+        pauses.do_resume(game.pk, bob)
+    untimed = timed_room(alice, bob, seconds=0)
+    with pytest.raises(Conflict, match="timed"):
+        pauses.do_pause(untimed.pk, alice)
+    actions.do_resign(untimed.pk, alice)
+    with pytest.raises(Conflict, match="over"):
+        pauses.do_pause(untimed.pk, bob)
+
+
+# --- chat ------------------------------------------------------------------------------------------
+
+
+def test_chat_text_is_cleaned_and_limited():
+    assert chat.clean_text("  hi\u200b\u200d there\x00\x07\n\tyou\u202e ") == "hi there you"
+    assert chat.clean_text("\u200b\u200b") == ""
+
+
+def test_chat_opens_during_pauses_escapes_limits_rate_and_mutes(alice, bob, django_user_model):
+    game = timed_room(alice, bob, seconds=30)
+    with pytest.raises(Conflict, match="pauses"):
+        chat.do_chat(game.pk, alice, "hello")
+    pauses.do_pause(game.pk, alice)
+    message = chat.do_chat(game.pk, alice, "<script>alert(1)</script>")
+    assert message.text == "<script>alert(1)</script>"
+    with pytest.raises(GameError, match="200"):
+        chat.do_chat(game.pk, bob, "x" * 201)
+    chat.do_chat(game.pk, bob, "y" * 200)
+    with pytest.raises(GameError, match="Write"):
+        chat.do_chat(game.pk, bob, "\u200b")
+    for _ in range(4):
+        chat.do_chat(game.pk, alice, "again")
+    with pytest.raises(chat.TooFast):
+        chat.do_chat(game.pk, alice, "one too many")
+    django_user_model.objects.filter(pk=bob.user_id).update(is_muted=True)
+    with pytest.raises(NotAllowed, match="muted"):
+        chat.do_chat(game.pk, bob, "hello")
+    carol = member(django_user_model.objects.create_user("carol"))
+    with pytest.raises(NotAllowed):
+        chat.do_chat(game.pk, carol, "let me in")
+    # Escaped on the game page (both players) ...
+    html = page_html(game, bob)
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    # ... and in the admin.
+    admin = django_user_model.objects.create_superuser("root", password="pw-pw-pw-pw")
+    client = Client()
+    client.force_login(admin)
+    for url in ("/admin/games/chatmessage/", f"/admin/games/chatmessage/{message.pk}/change/"):
+        page = client.get(url).content.decode()
+        assert "<script>alert(1)</script>" not in page
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    # A report is stored once per reporter; one's own message can't be reported.
+    report = chat.do_report(game.pk, bob, message.pk, "rude")
+    assert chat.do_report(game.pk, bob, message.pk).pk == report.pk
+    assert ChatReport.objects.filter(message=message).count() == 1
+    with pytest.raises(Conflict):
+        chat.do_report(game.pk, alice, message.pk)
+    assert ChatMessage.objects.filter(game=game).count() == 6
+    assert site.is_registered(ChatReport)
+    client.get("/admin/games/chatreport/").content.decode()
+
+
+def test_chat_after_the_game_is_readable_but_closed(alice, bob):
+    game = timed_room(alice, bob, seconds=30)
+    pauses.do_pause(game.pk, alice)
+    chat.do_chat(game.pk, alice, "good game")
+    actions.do_resign(game.pk, bob)
+    game = fresh(game)
+    assert not game.is_paused and game.deadline is None
+    with pytest.raises(Conflict):
+        chat.do_chat(game.pk, alice, "still there?")
+    assert "good game" in page_html(game, bob)
+
+
+def live_html(game, actor) -> str:
+    from games.render import render_live, viewpoint_for
+
+    seats = list(game.seats.select_related("user"))
+    return render_live(game, viewpoint_for(game, seats, actor), seats=seats)
+
+
+def page_html(game, actor) -> str:
+    from django.contrib.auth import get_user_model
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(pk=actor.user_id))
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_live_board_shows_the_countdown_pause_button_and_chat(alice, bob):
+    game = timed_room(alice, bob, seconds=15)
+    seat = turn_seat(game)
+    html = live_html(game, alice)
+    assert f'data-testid="timer-{seat.index}"' in html
+    assert f'data-deadline="{int(game.deadline.timestamp() * 1000)}"' in html
+    assert "Pause (2 left)" in html
+    page = page_html(game, alice)
+    assert 'data-server-now="' in page and 'data-testid="chat"' in page
+    pauses.do_pause(game.pk, alice)
+    html = live_html(fresh(game), bob)
+    assert 'data-testid="pause-banner"' in html and 'data-testid="resume"' in html
+    assert 'data-paused="1"' in html
