@@ -3,6 +3,7 @@ disconnections and pauses, with timers of a few seconds (test-only values)."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from datetime import timedelta
 
@@ -129,23 +130,27 @@ def test_three_timeouts_mark_the_seat_away_and_im_back_ends_it(celery, people):
     first = turn_seat(game)
     other = next(p for p in people if p.user_id != first.user_id)
 
-    def away_yet():
+    def others_act():
         g = fresh(game)
         seat = turn_seat(g)
         if seat is not None and seat.pk != first.pk and not g.is_paused:
-            try:
+            with contextlib.suppress(Conflict):  # the board moved under us: next poll
                 act(g, people)  # the other player always acts in time
-            except Conflict:
-                pass  # the board moved under us: next poll
+
+    def away_yet():
+        others_act()
         return Seat.objects.get(pk=first.pk).is_away
+
+    def played_while_away():
+        others_act()
+        return auto_actions(game, seat=first, auto="away").exists()
 
     wait_for(away_yet, timeout=15, interval=0.1)
     timeouts = auto_actions(game, seat=first, auto="timeout")
     assert timeouts.count() == 3
     # Away: the bot plays the seat's next actions after the short delay, not the full timer.
     third = timeouts.last()
-    wait_for(lambda: auto_actions(game, seat=first, auto="away").exists() or away_yet() and 0,
-             timeout=12, interval=0.1)  # fmt: skip
+    wait_for(played_while_away, timeout=12, interval=0.1)
     quick = auto_actions(game, seat=first, auto="away").first()
     assert (quick.created - quick.deadline).total_seconds() < 1.0
     assert quick.seq > third.seq
