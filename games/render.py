@@ -330,7 +330,10 @@ def chat_context(game: Game, seats: list[Seat], actor: Actor) -> dict:
     """What the chat panel needs (game.html, and the WebSocket's whole-log resync)."""
     from . import chat
 
-    enabled = chat.can_chat(game, seats)
+    # Every room with two or more places for people shows the panel, from the waiting room on (the page
+    # around the live board is not re-rendered when guests arrive); the service decides who may write.
+    people_places = sum(1 for s in seats if s.kind in (Seat.Kind.HUMAN, Seat.Kind.OPEN))
+    enabled = game.mode == Game.Mode.FRIENDS and people_places >= 2
     return {
         "game": game,
         "chat_enabled": enabled,

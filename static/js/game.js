@@ -450,7 +450,7 @@
   // --- chat: open during pauses; messages arrive over the WebSocket -------------------------------------
   function syncChat() {
     const root = live();
-    const open = root?.dataset.paused === "1";
+    const open = root?.dataset.paused === "1" && root.classList.contains("is-player");
     const form = document.getElementById("chat-form");
     const closed = document.querySelector(".chat-closed");
     if (form) form.hidden = !open;
