@@ -149,3 +149,22 @@ def same_version(a: Page, b: Page, timeout: float = 10_000) -> None:
     """Until page `b` shows the version page `a` shows."""
     wait_past(b, version(a) - 1, timeout=timeout)
     assert version(b) >= version(a)
+
+
+def act(page: Page, target, timeout: float = 10_000) -> None:
+    """Click `target` (a roll or a move) and wait for the board's next version; a refusal (the page's
+    toast) fails the test with the sentence the player was shown."""
+    before = version(page)
+    page.evaluate(
+        "() => { const t = document.getElementById('game-toast'); if (t) t.hidden = true; }"
+    )
+    target.click()
+    page.wait_for_function(
+        """v => Number(document.getElementById('game-live')?.dataset.version) > v
+               || document.getElementById('game-toast')?.hidden === false""",
+        arg=before,
+        timeout=timeout,
+    )
+    if version(page) <= before:
+        refusal = page.get_by_test_id("toast").inner_text()
+        raise AssertionError(f"the action was refused: {refusal!r}")

@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.play import (
+    act,
     assert_not_reloaded,
     live,
     mark_no_reload,
@@ -14,8 +15,6 @@ from tests.browser.play import (
     same_version,
     start_room,
     state,
-    version,
-    wait_past,
 )
 
 pytestmark = pytest.mark.browser
@@ -39,13 +38,11 @@ def test_two_friends_play_duel_and_see_each_others_moves_live(new_page, server, 
             (alice, bob, "alice") if state(alice)["myTurn"] == "1" else (bob, alice, "bob")
         )
         assert state(player)["myTurn"] == "1", "neither page says it is its turn"
-        before = version(player)
         if state(player)["canRoll"] == "1":
-            player.get_by_test_id("roll").click()
+            act(player, player.get_by_test_id("roll"))
         else:
-            player.locator(".token-button.movable").first.click()
+            act(player, player.locator(".token-button.movable").first)
             seen_moves[name] += 1
-        wait_past(player, before)
         same_version(player, other)  # pushed to the other browser over its WebSocket
         expect(other.get_by_test_id("message")).to_have_text(
             player.get_by_test_id("message").inner_text()
