@@ -141,7 +141,19 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def game_update(self, event):
         if not event.get("presence") and event["version"] <= self.sent_version:
             return
+        if not self.seat_ids and self.actor.is_authenticated and not event.get("presence"):
+            await self._seated_since_connecting()
         await self._send_board(force=bool(event.get("presence")))
+
+    async def _seated_since_connecting(self) -> None:
+        """A viewer who took a seat on this page (the join button) is now a connected player: others
+        must not wait for them, nor a timer treat them as disconnected."""
+        await self._identify()
+        if self.seat_ids:
+            await sync_to_async(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
+            await self.channel_layer.group_send(
+                self.group, {"type": "game.update", "version": -1, "presence": True}
+            )
 
     async def _send_board(self, force: bool = True, notice: str = "") -> None:
         html, version = await self._render(notice)

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-from games import actions
+from games import actions, presence
 from games.models import Game
 from ludopat.asgi import application
 from tests.games.webplay import SEED, fresh, friends_room, member
@@ -196,3 +196,19 @@ async def test_an_absent_player_is_waited_for_and_shown_as_away(django_user_mode
     seat = await database_sync_to_async(lambda: Game.objects.get(pk=game.pk).seats.get(index=1))()
     assert seat.last_seen is not None
     await host_ws.disconnect()
+
+
+async def test_a_guest_who_joins_on_the_open_page_counts_as_connected(django_user_model):
+    @database_sync_to_async
+    def open_room():
+        host = django_user_model.objects.create_user("hostess")
+        guest = django_user_model.objects.create_user("guesto")
+        return friends_room(member(host), start=False), host, guest
+
+    game, host, guest = await open_room()
+    ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
+    await drain(ws)
+    seat = await database_sync_to_async(actions.do_join)(game.pk, member(guest))
+    await board_at(ws, (await database_sync_to_async(fresh)(game)).version)
+    assert seat.pk in await database_sync_to_async(presence.connected_seats)(game.pk)
+    await ws.disconnect()
