@@ -96,8 +96,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # failing with "database is locked" halfway through (SQLite has no select_for_update).
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"transaction_mode": "IMMEDIATE", "timeout": 20})
-    # A file, not memory, so that daphne and Celery processes started by tests see the test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / "test-db.sqlite3")}
+    # A file, not memory, so that daphne and Celery processes started by tests see the test database;
+    # one per test session, so two sessions in one checkout never share (and flush) each other's.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
