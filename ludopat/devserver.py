@@ -52,8 +52,10 @@ def main() -> int:
                        check=True)  # fmt: skip
         commands = {
             "daphne": [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", port, "ludopat.asgi:application"],
+            # Twice the CPUs: a bot turn waits on the database lock as much as it computes, and
+            # bench/timers.py measured p99 lateness over 1 s with one process per CPU.
             "worker": [str(BIN / "celery"), "-A", "ludopat", "worker", "--loglevel", "INFO",
-                       "--concurrency", "2"],
+                       "--concurrency", str(2 * (os.cpu_count() or 1))],
             "beat": [str(BIN / "celery"), "-A", "ludopat", "beat", "--loglevel", "INFO",
                      "--schedule", str(var / "celerybeat-schedule")],
         }  # fmt: skip

@@ -200,8 +200,16 @@ LOGGING = {
     "loggers": {"axes": {"level": "WARNING"}},
 }
 
-# Tests may fix the fair-dice server seeds; production seeds are always fresh (see games.actions).
+# Tests may fix the fair-dice server seeds (LUDOPAT_FIXED_SERVER_SEED, honoured only with this on) and
+# use short timers; production seeds are always fresh (see games.actions).
 LUDOPAT_TEST_SEEDS = env_bool("LUDOPAT_TEST_SEEDS", False)
+
+# Game pacing, in seconds. Test settings modules shorten them.
+LUDOPAT_BOT_DELAY = 0.9  # a computer's visible pause before it acts
+LUDOPAT_DISCONNECT_GRACE = 5.0  # a disconnected player's due action waits this long for the bot
+LUDOPAT_AWAY_DELAY = 2.0  # the bot's pause before acting for a seat marked away
+LUDOPAT_ACTION_RATE = (30, 10)  # at most 30 actions per 10 s per player, then 429
+LUDOPAT_CHAT_RATE = (5, 10)  # at most 5 chat messages per 10 s per player
 AUTH_USER_MODEL = "accounts.User"
 
 # Celery beat: the deadline sweeper of timed games (games.timers). A sweep not started within its
