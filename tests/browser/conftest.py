@@ -14,8 +14,10 @@ How the pieces fit:
 - Browser tests run last in the session (see pytest_collection_modifyitems): while the stack runs no
   other test holds a long transaction open on the shared database, and the Celery worker never meets a
   Redis flushed under it by another test.
-- Subprocess logs go to tests/artifacts/logs/; a failing browser test shows what each process logged
-  during the test, and what the page printed to its console.
+- Subprocess logs are written to a folder of the session's own and copied to tests/artifacts/logs/ at
+  the end; a failing browser test shows what each process logged during the test, and what the page
+  printed to its console. Each process runs in its own process group, so stopping it reaches a
+  worker's pool too.
 - The subprocesses run tests/browser/stack_settings.py: the site's settings with computers that don't
   pause before acting and a flood limit a scripted player stays under. PYTHONPATH points at this
   checkout, so a copy of the tree tests its own code.
@@ -30,7 +32,10 @@ makes them fail instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -198,7 +203,8 @@ def _stop(processes: list[Process]) -> None:
         try:
             p.proc.wait(max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            p.proc.kill()
+            with contextlib.suppress(ProcessLookupError):  # the whole group: a worker's pool too
+                os.killpg(p.proc.pid, signal.SIGKILL)
             p.proc.wait(5)
 
 
@@ -221,22 +227,24 @@ def live_stack(django_db_setup, django_db_blocker) -> Iterator[Stack]:
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
     port = _free_port()
-    workdir = tempfile.mkdtemp(prefix="ludopat-beat-")
+    # Logs go to this session's own folder (two sessions may run in one checkout) and are copied to
+    # tests/artifacts/logs/ at the end.
+    workdir = Path(tempfile.mkdtemp(prefix="ludopat-stack-"))
     commands = {
         "daphne": [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
                    "ludopat.asgi:application"],
         "worker": [str(BIN / "celery"), "-A", "ludopat", "worker", "--loglevel", "INFO",
                    "--concurrency", "2", "--without-gossip", "--without-mingle"],
         "beat": [str(BIN / "celery"), "-A", "ludopat", "beat", "--loglevel", "INFO",
-                 "--schedule", str(Path(workdir) / "celerybeat-schedule")],
+                 "--schedule", str(workdir / "celerybeat-schedule")],
     }  # fmt: skip
     stack = Stack(base_url=f"http://127.0.0.1:{port}")
     try:
         for name, cmd in commands.items():
-            log = LOGS / f"{name}.log"
-            handle = log.open("wb")
-            proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT)
-            handle.close()
+            log = workdir / f"{name}.log"
+            with log.open("wb") as handle:
+                proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=handle,
+                                        stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
             stack.processes.append(Process(name, proc, log))
         daphne, worker, _beat = stack.processes
         _wait_for_port(port, daphne)
@@ -244,6 +252,10 @@ def live_stack(django_db_setup, django_db_blocker) -> Iterator[Stack]:
         yield stack
     finally:
         _stop(stack.processes)
+        for p in stack.processes:
+            with contextlib.suppress(OSError):
+                shutil.copyfile(p.log, LOGS / p.log.name)
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------------------------------

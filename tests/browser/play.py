@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from itertools import count
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from games.engine.fair import die
@@ -72,15 +73,26 @@ def client_seed_giving(server_seed: str, seeds: list[str], seat: int, dice: list
 
 
 def set_client_seed(page: Page, seat: int, seed: str) -> None:
-    """Replace a seat's client seed through the game page's fair-dice panel (before the first roll)."""
-    panel = page.locator("details.fair-panel")
-    if panel.get_attribute("open") is None:
-        panel.locator("summary").click()
-    before = version(page)
-    page.get_by_test_id(f"client-seed-{seat}").fill(seed)
-    page.get_by_test_id(f"client-seed-save-{seat}").click()
-    wait_past(page, before)
-    expect(page.get_by_test_id(f"client-seed-{seat}")).to_have_value(seed)
+    """Replace a seat's client seed through the game page's fair-dice panel (before the first roll).
+
+    The board (panel included) is re-rendered whenever the page's WebSocket pushes it, as it does
+    once on connecting; a push between typing and clicking would lose the typing, so try again."""
+    for attempt in range(3):
+        panel = page.locator("details.fair-panel")
+        if panel.get_attribute("open") is None:
+            panel.locator("summary").click()
+        before = version(page)
+        try:
+            page.get_by_test_id(f"client-seed-{seat}").fill(seed, timeout=3000)
+            page.get_by_test_id(f"client-seed-save-{seat}").click(timeout=3000)
+            wait_past(page, before, timeout=3000)
+        except PlaywrightError:
+            if attempt == 2:
+                raise
+            continue
+        if page.get_by_test_id(f"client-seed-{seat}").input_value() == seed:
+            return
+    raise AssertionError(f"seat {seat}'s client seed could not be set to {seed!r}")
 
 
 PASSWORD = "a long enough test passphrase 7"
