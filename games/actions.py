@@ -28,9 +28,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import engine, presence
+from .actors import Actor, controls, owns, seats_of, sits_in
 from .engine import fair
 from .engine.bots import ROLL_ACTION, choose_action
+from .errors import Conflict, GameError, GameNotFound, NotAllowed, StaleVersion
 from .models import Action, Game, Pause, Round, Seat
+from .narration import colour_name, describe, seat_label
 
 log = logging.getLogger(__name__)
 
@@ -65,110 +68,6 @@ def disconnect_grace() -> float:
 def away_delay() -> float:
     """Seconds the bot waits before playing an away (or long-disconnected) player's action."""
     return float(getattr(settings, "LUDOPAT_AWAY_DELAY", 2.0))
-
-
-COLOUR_NAMES = {"red": "Red", "green": "Green", "yellow": "Yellow", "blue": "Blue"}
-
-
-# --- errors ------------------------------------------------------------------------------------------
-
-
-class GameError(Exception):
-    """A refused action: `status` is the HTTP answer, `str(error)` the sentence shown to the player."""
-
-    status = 400
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        if status is not None:
-            self.status = status
-
-
-class GameNotFound(GameError):
-    status = 404
-
-
-class NotAllowed(GameError):
-    """The person asking may not do this at all (a spectator, someone else's seat)."""
-
-    status = 403
-
-
-class Conflict(GameError):
-    """Not now: out of turn, an illegal token, a finished game, someone to wait for."""
-
-    status = 409
-
-
-class StaleVersion(Conflict):
-    """The player acted on a board that has changed since; the client must resync."""
-
-
-# --- who is asking -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Actor:
-    """A person in a browser: the account if logged in, and the browser's own player key.
-
-    The key lives in the session (it survives logging in, which rotates the session id), so a game
-    started before signing in stays yours.
-    """
-
-    user_id: int | None
-    key: str
-    username: str = ""
-
-    @property
-    def is_authenticated(self) -> bool:
-        return self.user_id is not None
-
-    @classmethod
-    def system(cls) -> Actor:
-        return cls(None, "")
-
-
-PLAYER_KEY = "ludopat_player"
-
-
-def player_key(session) -> str:
-    key = session.get(PLAYER_KEY)
-    if not key:
-        key = secrets.token_urlsafe(24)
-        session[PLAYER_KEY] = key
-    return key
-
-
-def actor_for(user, session) -> Actor:
-    key = player_key(session)
-    if user is not None and user.is_authenticated:
-        return Actor(user.pk, key, user.get_username())
-    return Actor(None, key)
-
-
-def owns(game: Game, actor: Actor) -> bool:
-    if actor.user_id is not None and game.owner_id == actor.user_id:
-        return True
-    return bool(actor.key) and game.owner_key == actor.key
-
-
-def sits_in(seat: Seat, actor: Actor) -> bool:
-    if seat.kind != Seat.Kind.HUMAN:
-        return False
-    if actor.user_id is not None and seat.user_id == actor.user_id:
-        return True
-    return seat.user_id is None and bool(actor.key) and seat.player_key == actor.key
-
-
-def controls(game: Game, seat: Seat, actor: Actor) -> bool:
-    """Whether `actor` may act for `seat` (the owner plays every person's seat at a local table)."""
-    if game.mode == Game.Mode.FRIENDS:
-        return sits_in(seat, actor)
-    return seat.kind in (Seat.Kind.HUMAN, Seat.Kind.LOCAL) and owns(game, actor)
-
-
-def seats_of(game: Game, seats: list[Seat], actor: Actor) -> list[Seat]:
-    return [s for s in seats if controls(game, s, actor)]
 
 
 # --- engine state ------------------------------------------------------------------------------------
@@ -222,14 +121,6 @@ def turn_seat(game: Game, seats: list[Seat], state: engine.State) -> Seat | None
     if game.status != Game.Status.PLAYING or state.finished:
         return None
     return seat_of_player(seats, state.players[state.turn])
-
-
-def colour_name(colour: str) -> str:
-    return COLOUR_NAMES.get(colour, colour.title())
-
-
-def seat_label(seat: Seat) -> str:
-    return f"{seat.display_name} ({'/'.join(colour_name(c) for c in seat.colours)})"
 
 
 # --- seeds -------------------------------------------------------------------------------------------
@@ -416,76 +307,6 @@ def schedule_bot(game_id: str, version: int) -> None:
         bot_turn.apply_async((game_id, version), countdown=delay)
     except Exception:
         log.exception("could not schedule the computer's turn in game %s", game_id)
-
-
-# --- describing what happened ------------------------------------------------------------------------
-
-
-def describe(game: Game, seats: list[Seat], events: list[engine.Event], mover: Seat) -> str:
-    """One or two sentences for the message line and the move log."""
-    name = mover.display_name
-    parts: list[str] = []
-    rolled: tuple[int, ...] = ()
-    moved = False
-    for ev in events:
-        if ev.kind == "rolled":
-            rolled = ev.dice or ()
-            parts.append(f"{name} rolled {' and '.join(str(d) for d in rolled)}.")
-        elif ev.kind == "moved" and ev.token:
-            moved = True
-            colour, index = ev.token
-            where = _where(ev.frm, ev.to)
-            parts.append(f"{name} moved {colour_name(colour)} {index + 1} {where}.")
-        elif ev.kind == "captured" and ev.token:
-            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} was captured!")
-        elif ev.kind == "killed" and ev.token:
-            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} killed and left the board.")
-        elif ev.kind == "home" and ev.token:
-            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} is home.")
-        elif ev.kind == "three_sixes":
-            parts.append("Three 6s in a row: the turn ends.")
-        elif ev.kind == "undone" and ev.token:
-            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} goes back.")
-        elif ev.kind == "dice_lost" and ev.dice:
-            moved = True  # said here; the turn passing needs no "no move" too
-            parts.append(f"{' and '.join(str(d) for d in ev.dice)} can't be used.")
-        elif ev.kind == "bonus_roll":
-            parts.append("Roll again.")
-        elif ev.kind == "player_finished" and ev.player is not None:
-            finisher = seat_of_player(seats, game.players[ev.player])
-            parts.append(f"{finisher.display_name} finished {_ordinal(ev.place)}.")
-        elif ev.kind == "turn_passed" and ev.player is not None:
-            nxt = seat_of_player(seats, game.players[ev.player])
-            if rolled and not moved:
-                number = " ".join(str(d) for d in rolled)
-                parts.append(f"No move with {_a(number)}: turn passes to {nxt.display_name}.")
-            else:
-                parts.append(f"{nxt.display_name}'s turn.")
-        elif ev.kind == "game_over":
-            parts.append("Game over.")
-    return " ".join(parts)
-
-
-def _a(number: str) -> str:
-    return f"an {number}" if number.startswith(("8", "11", "18")) else f"a {number}"
-
-
-def _ordinal(place: int | None) -> str:
-    n = (place or 0) + 1  # engine places are 0-based
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
-def _where(frm: int | None, to: int | None) -> str:
-    if to is None:
-        return ""
-    if to == 0 and (frm is None or frm < 0):
-        return "out of the yard"
-    if to >= engine.HOME:
-        return "home"
-    steps = f"by {to - frm}" if frm is not None and frm >= 0 else ""
-    if to > 50:
-        return f"{steps} into the home column".strip()
-    return steps
 
 
 # --- creating and joining ----------------------------------------------------------------------------
@@ -801,7 +622,9 @@ def _apply(
     deadline=None,
 ):
     game.new_round_votes = []  # an accepted roll or move cancels a pending new-round request
-    text = describe(game, seats, events, seat)
+    text = describe(
+        events, seat.display_name, lambda p: seat_of_player(seats, game.players[p]).display_name
+    )
     if auto:
         text = f"{AUTO_NOTES[auto].format(name=seat.display_name)} {text}"
     game.message = text

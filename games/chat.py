@@ -19,7 +19,8 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from . import actions
-from .actions import Actor, Conflict, GameError, NotAllowed
+from .actors import Actor
+from .errors import Conflict, GameError, NotAllowed
 from .models import ChatMessage, ChatReport, Game, Seat
 from .pauses import people_game
 

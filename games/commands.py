@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import actions, chat, forms, pauses, timers
-from .actions import Actor, GameError
+from .actors import Actor
+from .errors import GameError
 
 
 def _parse(form_class, data: dict[str, Any]):

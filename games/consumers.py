@@ -15,8 +15,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.html import escape
 
-from . import actions, commands, presence, throttle
-from .actions import GameError, group_name
+from . import actions, actors, commands, presence, throttle
+from .actions import group_name
+from .errors import GameError
 from .models import ChatMessage, Game
 from .render import render_chat_log, render_chat_message, render_live, viewpoint_for
 
@@ -56,11 +57,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             return False
         session = self.scope.get("session")
         user = self.scope.get("user")
-        key = session.get(actions.PLAYER_KEY, "") if session is not None else ""
+        key = session.get(actors.PLAYER_KEY, "") if session is not None else ""
         if user is not None and user.is_authenticated:
-            self.actor = actions.Actor(user.pk, key, user.get_username())
+            self.actor = actors.Actor(user.pk, key, user.get_username())
         else:
-            self.actor = actions.Actor(None, key)
+            self.actor = actors.Actor(None, key)
         seats = list(game.seats.all())
         self.seat_ids = [s.pk for s in actions.seats_of(game, seats, self.actor)]
         if game.mode != Game.Mode.FRIENDS:

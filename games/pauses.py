@@ -13,7 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import actions
-from .actions import Actor, Conflict, NotAllowed
+from .actors import Actor
+from .errors import Conflict, NotAllowed
 from .models import Action, Game, Pause, Seat
 
 

@@ -15,9 +15,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from . import actions, engine, pauses, presence
-from .actions import Actor, colour_name
+from .actors import Actor
 from .board_view import board_context
 from .models import Action, Game, Round, Seat
+from .narration import colour_name
 
 POINTS = {2: [10, 0], 3: [10, 6, 0], 4: [10, 6, 3, 0]}
 LOG_LENGTH = 40

@@ -17,7 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import actions, pauses, presence
-from .actions import Actor, Conflict, NotAllowed
+from .actors import Actor
+from .errors import Conflict, NotAllowed
 from .models import Action, Game, Seat
 
 log = logging.getLogger(__name__)

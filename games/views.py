@@ -16,7 +16,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from . import actions, commands, throttle
-from .actions import Actor, GameError, actor_for
+from .actors import Actor, actor_for
+from .errors import GameError
 from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm
 from .models import Game, Seat
 from .records import record_for

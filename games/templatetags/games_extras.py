@@ -53,7 +53,8 @@ def first_place(seats):
 
 @register.inclusion_tag("games/_continue.html", takes_context=True)
 def continue_games(context):
-    from games.actions import actor_for, unfinished_games
+    from games.actions import unfinished_games
+    from games.actors import actor_for
 
     request = context.get("request")
     if request is None:

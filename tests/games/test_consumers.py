@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-from games import actions, presence
+from games import actions, actors, presence
 from games.models import Game
 from ludopat.asgi import application
 from tests.games.webplay import SEED, fresh, friends_room, member
@@ -39,7 +39,7 @@ def session_for(user=None, key="") -> str:
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     if key:
-        session[actions.PLAYER_KEY] = key
+        session[actors.PLAYER_KEY] = key
     session.save()
     return session.session_key
 

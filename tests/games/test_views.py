@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from games import actions, engine
+from games import actions, actors, engine
 from games.models import Action, Game
 from tests.games.webplay import SEED, awaiting_move, fresh, play_until
 
@@ -30,8 +30,8 @@ def start(client, mode="computer", **fields) -> Game:
 
 
 def browser_actor(client):
-    key = client.session[actions.PLAYER_KEY]
-    return actions.Actor(None, key)
+    key = client.session[actors.PLAYER_KEY]
+    return actors.Actor(None, key)
 
 
 def test_home_has_a_setup_form_for_each_mode(client):

@@ -1,0 +1,72 @@
+"""Who is asking: a person in a browser (account and/or browser key) and what they may control."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from .models import Game, Seat
+
+
+@dataclass(frozen=True)
+class Actor:
+    """A person in a browser: the account if logged in, and the browser's own player key.
+
+    The key lives in the session (it survives logging in, which rotates the session id), so a game
+    started before signing in stays yours.
+    """
+
+    user_id: int | None
+    key: str
+    username: str = ""
+
+    @property
+    def is_authenticated(self) -> bool:
+        return self.user_id is not None
+
+    @classmethod
+    def system(cls) -> Actor:
+        return cls(None, "")
+
+
+PLAYER_KEY = "ludopat_player"
+
+
+def player_key(session) -> str:
+    key = session.get(PLAYER_KEY)
+    if not key:
+        key = secrets.token_urlsafe(24)
+        session[PLAYER_KEY] = key
+    return key
+
+
+def actor_for(user, session) -> Actor:
+    key = player_key(session)
+    if user is not None and user.is_authenticated:
+        return Actor(user.pk, key, user.get_username())
+    return Actor(None, key)
+
+
+def owns(game: Game, actor: Actor) -> bool:
+    if actor.user_id is not None and game.owner_id == actor.user_id:
+        return True
+    return bool(actor.key) and game.owner_key == actor.key
+
+
+def sits_in(seat: Seat, actor: Actor) -> bool:
+    if seat.kind != Seat.Kind.HUMAN:
+        return False
+    if actor.user_id is not None and seat.user_id == actor.user_id:
+        return True
+    return seat.user_id is None and bool(actor.key) and seat.player_key == actor.key
+
+
+def controls(game: Game, seat: Seat, actor: Actor) -> bool:
+    """Whether `actor` may act for `seat` (the owner plays every person's seat at a local table)."""
+    if game.mode == Game.Mode.FRIENDS:
+        return sits_in(seat, actor)
+    return seat.kind in (Seat.Kind.HUMAN, Seat.Kind.LOCAL) and owns(game, actor)
+
+
+def seats_of(game: Game, seats: list[Seat], actor: Actor) -> list[Seat]:
+    return [s for s in seats if controls(game, s, actor)]

@@ -1,0 +1,36 @@
+"""Why a game action is refused: each error carries the HTTP status a view answers with and a sentence
+a player can read. Nothing is written when one is raised.
+"""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """A refused action: `status` is the HTTP answer, `str(error)` the sentence shown to the player."""
+
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        if status is not None:
+            self.status = status
+
+
+class GameNotFound(GameError):
+    status = 404
+
+
+class NotAllowed(GameError):
+    """The person asking may not do this at all (a spectator, someone else's seat)."""
+
+    status = 403
+
+
+class Conflict(GameError):
+    """Not now: out of turn, an illegal token, a finished game, someone to wait for."""
+
+    status = 409
+
+
+class StaleVersion(Conflict):
+    """The player acted on a board that has changed since; the client must resync."""

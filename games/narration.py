@@ -1,0 +1,91 @@
+"""Sentences for what happened in a game: the message line, the move log, names of colours and seats."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import engine
+from .models import Seat
+
+COLOUR_NAMES = {"red": "Red", "green": "Green", "yellow": "Yellow", "blue": "Blue"}
+
+
+def colour_name(colour: str) -> str:
+    return COLOUR_NAMES.get(colour, colour.title())
+
+
+def seat_label(seat: Seat) -> str:
+    return f"{seat.display_name} ({'/'.join(colour_name(c) for c in seat.colours)})"
+
+
+def describe(events: list[engine.Event], mover: str, player_name: Callable[[int], str]) -> str:
+    """One or two sentences for the message line and the move log.
+
+    `mover` is the name of who acted; `player_name(i)` names the engine's player i.
+
+    >>> describe([engine.Event("rolled", 0, dice=(3,)), engine.Event("turn_passed", 1)], "Ann",
+    ...          ["Ann", "Bo"].__getitem__)
+    'Ann rolled 3. No move with a 3: turn passes to Bo.'
+    """
+    name = mover
+    parts: list[str] = []
+    rolled: tuple[int, ...] = ()
+    moved = False
+    for ev in events:
+        if ev.kind == "rolled":
+            rolled = ev.dice or ()
+            parts.append(f"{name} rolled {' and '.join(str(d) for d in rolled)}.")
+        elif ev.kind == "moved" and ev.token:
+            moved = True
+            colour, index = ev.token
+            where = _where(ev.frm, ev.to)
+            parts.append(f"{name} moved {colour_name(colour)} {index + 1} {where}.")
+        elif ev.kind == "captured" and ev.token:
+            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} was captured!")
+        elif ev.kind == "killed" and ev.token:
+            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} killed and left the board.")
+        elif ev.kind == "home" and ev.token:
+            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} is home.")
+        elif ev.kind == "three_sixes":
+            parts.append("Three 6s in a row: the turn ends.")
+        elif ev.kind == "undone" and ev.token:
+            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} goes back.")
+        elif ev.kind == "dice_lost" and ev.dice:
+            moved = True  # said here; the turn passing needs no "no move" too
+            parts.append(f"{' and '.join(str(d) for d in ev.dice)} can't be used.")
+        elif ev.kind == "bonus_roll":
+            parts.append("Roll again.")
+        elif ev.kind == "player_finished" and ev.player is not None:
+            parts.append(f"{player_name(ev.player)} finished {_ordinal(ev.place)}.")
+        elif ev.kind == "turn_passed" and ev.player is not None:
+            nxt = player_name(ev.player)
+            if rolled and not moved:
+                number = " ".join(str(d) for d in rolled)
+                parts.append(f"No move with {_a(number)}: turn passes to {nxt}.")
+            else:
+                parts.append(f"{nxt}'s turn.")
+        elif ev.kind == "game_over":
+            parts.append("Game over.")
+    return " ".join(parts)
+
+
+def _a(number: str) -> str:
+    return f"an {number}" if number.startswith(("8", "11", "18")) else f"a {number}"
+
+
+def _ordinal(place: int | None) -> str:
+    n = (place or 0) + 1  # engine places are 0-based
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _where(frm: int | None, to: int | None) -> str:
+    if to is None:
+        return ""
+    if to == 0 and (frm is None or frm < 0):
+        return "out of the yard"
+    if to >= engine.HOME:
+        return "home"
+    steps = f"by {to - frm}" if frm is not None and frm >= 0 else ""
+    if to > 50:
+        return f"{steps} into the home column".strip()
+    return steps
