@@ -187,6 +187,7 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
                             "movable": bool(opts),
                             "where": _where(progress),
                             "choose": len(opts) > 1,
+                            "question": _question(opts),
                         }
                     )
     seat_views = [_seat_view(game, s, state, turn, connected, vp, places) for s in seats]
@@ -360,3 +361,14 @@ def render_chat_message(message, actor: Actor) -> str:
         "games/_chat_message.html", {"m": message, "viewer_id": actor.user_id, "reported": set()}
     )
     return f'<ol hx-swap-oob="beforeend:#chat-log">{li}</ol>'
+
+
+def _question(options: list[dict]) -> str:
+    """What the chooser asks when a token can move more than one way."""
+    kinds = {bool(o["pair"]) for o in options}
+    dice = {o["die"] for o in options}
+    if kinds == {True, False}:
+        return "Single or pair?"
+    if len(dice) > 1:
+        return "Which number?"
+    return "Which move?"
