@@ -14,7 +14,6 @@ from typing import Any
 
 from . import onedie
 from .board import CORNER
-from .state import Event, Move, State
 
 NAME = "classic"
 DICE = 1
@@ -34,17 +33,5 @@ def check_players(players: tuple[tuple[str, ...], ...]) -> None:
     onedie.check_one_colour_each(NAME, players)
 
 
-def start(options: tuple[tuple[str, Any], ...], players: tuple[tuple[str, ...], ...]) -> State:
-    return onedie.start(VARIANT, options, players)
-
-
-def legal_moves(state: State) -> tuple[Move, ...]:
-    return onedie.legal_moves(VARIANT, state)
-
-
-def roll(state: State, dice: tuple[int, ...]) -> tuple[State, list[Event]]:
-    return onedie.roll(VARIANT, state, dice)
-
-
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    return onedie.apply(VARIANT, state, move)
+# start, legal_moves, roll and apply are the one-die engine's, set to this variant.
+start, legal_moves, roll, apply = onedie.bind(VARIANT)

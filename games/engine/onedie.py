@@ -19,6 +19,7 @@ and `State` is constructed directly.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, NamedTuple
 
 from .board import CORNER, EXIT_ROLL, PROGRESS_ON_SQUARE, SAFE_SQUARES, SQUARE
@@ -53,6 +54,22 @@ class Variant(NamedTuple):
     bonus_for_capture_and_home: bool  # classic, places: yes; duel: only a 6 earns a roll
     undo_three_sixes: bool  # places: the third 6 undoes the moves of the first two
     play_for_every_place: bool  # places: play on after the first finisher; others: first wins
+
+
+def bind(variant: Variant):
+    """A rule set module's (start, legal_moves, roll, apply), each with `variant` filled in.
+
+    >>> start, legal_moves, roll, apply = bind(Variant("demo", {"red": 0, "yellow": 2}, True, True,
+    ...                                               False, False))
+    >>> start((("tokens", 2),), (("red",), ("yellow",))).tokens
+    ((-1, -1), (-1, -1))
+    """
+    return (
+        partial(start, variant),
+        partial(legal_moves, variant),
+        partial(roll, variant),
+        partial(apply, variant),
+    )
 
 
 def default_players(count: int) -> tuple[tuple[str, ...], ...]:
