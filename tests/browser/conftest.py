@@ -38,21 +38,18 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "tests" / "artifacts"
-LOGS = ARTIFACTS / "logs"
-BIN = Path(sys.executable).parent
+from ludopat.embedded_redis import free_port
+from tests.stack import ARTIFACTS, BIN, LOGS, ROOT, service_env
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -133,39 +130,6 @@ class Stack:
                 )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _database_url() -> str:
-    """A URL for the test database pytest-django created (connection settings now name it)."""
-    from django.db import connection
-
-    conf = connection.settings_dict
-    engine = conf["ENGINE"]
-    if engine == "django.db.backends.sqlite3":
-        return f"sqlite:///{conf['NAME']}"
-    if engine in ("django.db.backends.postgresql", "django.contrib.gis.db.backends.postgis"):
-        user = quote(conf.get("USER") or "", safe="")
-        password = quote(conf.get("PASSWORD") or "", safe="")
-        auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-        host = conf.get("HOST") or "127.0.0.1"
-        port = f":{conf['PORT']}" if conf.get("PORT") else ""
-        return f"postgres://{auth}{host}{port}/{conf['NAME']}"
-    raise RuntimeError(f"browser tests don't know how to share a {engine} test database")
-
-
-def _use_wal() -> None:
-    from django.db import connection
-
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA journal_mode=WAL")
-        connection.close()
-
-
 def _wait_for_port(port: int, proc: Process) -> None:
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
@@ -212,21 +176,8 @@ def _stop(processes: list[Process]) -> None:
 def live_stack(django_db_setup, django_db_blocker) -> Iterator[Stack]:
     """daphne on a free 127.0.0.1 port, a Celery worker and beat, all on the test database."""
     _require_chromium()
-    with django_db_blocker.unblock():
-        _use_wal()
-        database_url = _database_url()
-    LOGS.mkdir(parents=True, exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update(
-        DATABASE_URL=database_url,
-        REDIS_URL=os.environ["REDIS_URL"],
-        LUDOPAT_TEST_SEEDS="1",
-        DJANGO_SETTINGS_MODULE="tests.browser.stack_settings",
-        PYTHONUNBUFFERED="1",
-        # This checkout's code, whichever checkout the editable install points at.
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    )
-    port = _free_port()
+    env = service_env("tests.browser.stack_settings", django_db_blocker)
+    port = free_port()
     # Logs go to this session's own folder (two sessions may run in one checkout) and are copied to
     # tests/artifacts/logs/ at the end.
     workdir = Path(tempfile.mkdtemp(prefix="ludopat-stack-"))

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import BIN, LOGS, ROOT, _database_url, _use_wal
+from tests.stack import BIN, LOGS, ROOT, service_env
 
 START_TIMEOUT = 30.0
 GRACE = 1.5
@@ -96,19 +96,7 @@ class Celery:
 
 @pytest.fixture(scope="package")
 def celery_stack(django_db_setup, django_db_blocker) -> Iterator[Celery]:
-    with django_db_blocker.unblock():
-        _use_wal()
-        database_url = _database_url()
-    LOGS.mkdir(parents=True, exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update(
-        DATABASE_URL=database_url,
-        REDIS_URL=os.environ["REDIS_URL"],
-        LUDOPAT_TEST_SEEDS="1",
-        DJANGO_SETTINGS_MODULE="tests.integration.settings",
-        PYTHONUNBUFFERED="1",
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    )
+    env = service_env("tests.integration.settings", django_db_blocker)
     workdir = tempfile.mkdtemp(prefix="ludopat-integration-")
     celery = str(BIN / "celery")
     worker = Service(

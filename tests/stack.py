@@ -1,0 +1,62 @@
+"""What the tests that start real processes (daphne, Celery worker and beat) share: where things are,
+and the environment that points those processes at the test session's database and Redis.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+LOGS = ARTIFACTS / "logs"
+BIN = Path(sys.executable).parent
+
+
+def database_url() -> str:
+    """A URL for the test database pytest-django created (connection settings now name it)."""
+    from django.db import connection
+
+    conf = connection.settings_dict
+    engine = conf["ENGINE"]
+    if engine == "django.db.backends.sqlite3":
+        return f"sqlite:///{conf['NAME']}"
+    if engine in ("django.db.backends.postgresql", "django.contrib.gis.db.backends.postgis"):
+        user = quote(conf.get("USER") or "", safe="")
+        password = quote(conf.get("PASSWORD") or "", safe="")
+        auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+        host = conf.get("HOST") or "127.0.0.1"
+        port = f":{conf['PORT']}" if conf.get("PORT") else ""
+        return f"postgres://{auth}{host}{port}/{conf['NAME']}"
+    raise RuntimeError(f"tests don't know how to share a {engine} test database")
+
+
+def use_wal() -> None:
+    """SQLite: readers never block the writer, so a subprocess reading doesn't stall a test writing."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        connection.close()
+
+
+def service_env(settings_module: str, django_db_blocker) -> dict[str, str]:
+    """The environment for a subprocess of the site on the test database and the session's Redis."""
+    with django_db_blocker.unblock():
+        use_wal()
+        url = database_url()
+    LOGS.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(
+        DATABASE_URL=url,
+        REDIS_URL=os.environ["REDIS_URL"],
+        LUDOPAT_TEST_SEEDS="1",
+        DJANGO_SETTINGS_MODULE=settings_module,
+        PYTHONUNBUFFERED="1",
+        # This checkout's code, whichever checkout the editable install points at.
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
+    return env
