@@ -316,6 +316,9 @@
   function afterUpdate() {
     const root = live();
     if (!root) return;
+    // The invitation panel sits outside the live fragment: once the room has started it has done its job.
+    const invite = document.querySelector("[data-testid=invite]");
+    if (invite) invite.hidden = root.dataset.status !== "open";
     const v = Number(root.dataset.version);
     const notice = root.querySelector(".notice");
     if (notice && root._noticed !== true) {

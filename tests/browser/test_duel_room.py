@@ -26,6 +26,8 @@ def test_two_friends_play_duel_and_see_each_others_moves_live(new_page, server, 
     alice, bob = open_duel_room(new_page, server)
     mark_no_reload(alice, bob)
     start_room(alice, bob)
+    # Once the room has started, the invitation panel goes away on the host's page, with no reload.
+    expect(alice.get_by_test_id("invite")).to_be_hidden()
     expect(alice.get_by_test_id("player-0")).to_contain_text("alice")
     expect(alice.get_by_test_id("player-0")).to_contain_text("(you)")
     expect(bob.get_by_test_id("player-1")).to_contain_text("(you)")
