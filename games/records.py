@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from leaderboard.points import points_for
+
 from .engine.replay import FORMAT
 from .models import Action, Game, Round, Seat
-
-POINTS = {2: [10, 0], 3: [10, 6, 0], 4: [10, 6, 3, 0]}
 
 
 def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
@@ -53,7 +53,6 @@ def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
     record["fair"] = fair
     if places:
         by_index = {s.index: s for s in seats}
-        table = POINTS.get(len(players), [])
         record["result"] = {
             "places": [
                 {
@@ -61,7 +60,7 @@ def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
                     "name": _name(by_index[i]),
                     "colours": list(by_index[i].colours),
                     "player": _player_index(players, by_index[i].colours),
-                    "points": table[n] if n < len(table) else 0,
+                    "points": points_for(n + 1, len(players)),
                 }
                 for n, i in enumerate(places)
             ],

@@ -14,13 +14,14 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from leaderboard.points import points_for
+
 from . import actions, engine, pauses, presence
 from .actors import Actor
 from .board_view import board_context
 from .models import Action, Game, Round, Seat
 from .narration import colour_name
 
-POINTS = {2: [10, 0], 3: [10, 6, 0], 4: [10, 6, 3, 0]}
 LOG_LENGTH = 40
 
 
@@ -92,8 +93,7 @@ def _seat_view(game, seat: Seat, state, turn, connected, vp, places) -> dict:
     place = places.index(seat.index) + 1 if seat.index in places else None
     points = None
     if place is not None and game.status == Game.Status.FINISHED:
-        table = POINTS.get(len(game.players), [])
-        points = table[place - 1] if place - 1 < len(table) else 0
+        points = points_for(place, len(game.players))
     online = None
     if game.mode == Game.Mode.FRIENDS and seat.kind == Seat.Kind.HUMAN:
         online = seat.pk in connected
