@@ -3,6 +3,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from leaderboard.history import player_history, total_points
+
 from .forms import SignUpForm
 from .models import User
 
@@ -32,4 +34,11 @@ def signup(request):
 
 def profile(request, username: str):
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "accounts/profile.html", {"player": player})
+    points, played = total_points(player)
+    context = {
+        "player": player,
+        "history": player_history(player),
+        "points": points,
+        "played": played,
+    }
+    return render(request, "accounts/profile.html", context)
