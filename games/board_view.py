@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -140,7 +141,17 @@ def board_context(
         "layout": {"cells": cells, "yards": yard_list, "centre": centre},
         "board_tokens": drawn,
         "board_targets": drawn_targets,
+        "board_routes_json": json.dumps(routes(tokens, corners), separators=(",", ":")),
     }
+
+
+def routes(tokens: Mapping[str, Iterable[int]], corners: Mapping[str, int]) -> dict:
+    """Cell centres for progress 0..56 of each colour in play: game.js walks a moved token along them."""
+    out = {}
+    for colour in tokens:
+        corner = corners.get(colour, DEFAULT_CORNERS.get(colour, 0))
+        out[colour] = [list(_centre(token_cell(corner, 0, p))) for p in range(57)]
+    return out
 
 
 def _where(progress: int) -> str:

@@ -274,7 +274,7 @@
   function rememberPositions() {
     beforePositions = {};
     document.querySelectorAll("#game-board .token").forEach((t) => {
-      beforePositions[t.id] = t.getAttribute("transform");
+      beforePositions[t.id] = { transform: t.getAttribute("transform"), progress: Number(t.dataset.progress) };
     });
   }
   document.body.addEventListener("htmx:oobBeforeSwap", (event) => {
@@ -354,22 +354,39 @@
     const before = beforePositions;
     beforePositions = null;
     if (!before || reduced.matches) return;
+    const board = document.getElementById("game-board");
+    let routes = {};
+    try {
+      routes = JSON.parse(board?.dataset.routes || "{}");
+    } catch (_) {
+      routes = {};
+    }
+    const xy = (transform) => {
+      const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(transform || "");
+      return m ? [Number(m[1]), Number(m[2])] : null;
+    };
     document.querySelectorAll("#game-board .token").forEach((t) => {
       const old = before[t.id];
       const now = t.getAttribute("transform");
-      if (!old || old === now) return;
-      const a = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(old);
-      const b = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(now);
-      if (!a || !b) return;
-      const dx = Number(a[1]) - Number(b[1]);
-      const dy = Number(a[2]) - Number(b[2]);
-      const far = Math.hypot(dx, dy);
+      if (!old || old.transform === now) return;
+      const a = xy(old.transform);
+      const b = xy(now);
       const inner = t.querySelector(".tok-in");
-      if (!inner) return;
-      inner.animate(
-        [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0px, 0px)" }],
-        { duration: Math.min(650, 220 + far * 1.1), easing: "cubic-bezier(.2,.8,.25,1)" },
-      );
+      if (!a || !b || !inner) return;
+      // A move forward walks square by square along the token's own route; a capture, a yard exit or
+      // a three-sixes undo slides straight.
+      const route = routes[t.dataset.token.split(":")[0]];
+      const from = old.progress;
+      const to = Number(t.dataset.progress);
+      const points = [a];
+      if (route && from >= 0 && to > from && to - from <= 24) {
+        for (let p = from + 1; p < to; p++) points.push(route[p]);
+      }
+      points.push(b);
+      const frames = points.map(([x, y]) => ({ transform: `translate(${x - b[0]}px, ${y - b[1]}px)` }));
+      const far = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      const duration = points.length > 2 ? Math.min(1400, 110 * (points.length - 1)) : Math.min(650, 220 + far * 1.1);
+      inner.animate(frames, { duration, easing: points.length > 2 ? "linear" : "cubic-bezier(.2,.8,.25,1)" });
     });
   }
 
