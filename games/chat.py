@@ -15,10 +15,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
-from . import actions
+from . import actions, throttle
 from .actors import Actor
 from .errors import Conflict, GameError, NotAllowed
 from .models import ChatMessage, ChatReport, Game, Seat
@@ -55,15 +54,7 @@ def chat_open(game: Game) -> bool:
 
 
 def _allow(game_id: str, user_id: int) -> bool:
-    count, window = rate()
-    key = f"chat:{game_id}:{user_id}"
-    if cache.add(key, 1, timeout=window):
-        return True
-    try:
-        return cache.incr(key) <= count
-    except ValueError:
-        cache.add(key, 1, timeout=window)
-        return True
+    return throttle.within("chat", f"{game_id}:{user_id}", *rate())
 
 
 def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:

@@ -1,4 +1,4 @@
-"""Refuse floods of actions: a fixed window counter per game and person in the shared cache (Redis)."""
+"""Refuse floods (actions, chat): a fixed-window counter per game and person in the shared cache (Redis)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,13 @@ def limits() -> tuple[int, int]:
 
 
 def allow(game_id: str, who: str) -> bool:
-    count, window = limits()
-    key = f"throttle:{game_id}:{who}"
+    """Whether this person may act in this game now (LUDOPAT_ACTION_RATE)."""
+    return within("throttle", f"{game_id}:{who}", *limits())
+
+
+def within(kind: str, key: str, count: int, window: int) -> bool:
+    """Count one more `kind` event for `key`; True while there are at most `count` in the window."""
+    key = f"{kind}:{key}"
     if cache.add(key, 1, timeout=window):
         return True
     try:
