@@ -664,16 +664,22 @@ def _roll(
     return new_state
 
 
+def _open_turn(game_id: str, actor: Actor, version: int | None, seat_index: int | None):
+    """Lock the game and check that the actor may act now, on the board it saw (in a transaction)."""
+    game = _lock(game_id)
+    _playing(game)
+    _not_paused(game)
+    _check_version(game, version)
+    seats = _seats(game)
+    state = engine_state(game)
+    seat = _acting_seat(game, seats, state, actor, seat_index)
+    return game, seats, state, seat
+
+
 def do_roll(game_id: str, actor: Actor, version: int | None, seat_index: int | None = None) -> Game:
     """The player to act rolls the server's fair dice (a client never sends a number)."""
     with transaction.atomic():
-        game = _lock(game_id)
-        _playing(game)
-        _not_paused(game)
-        _check_version(game, version)
-        seats = _seats(game)
-        state = engine_state(game)
-        seat = _acting_seat(game, seats, state, actor, seat_index)
+        game, seats, state, seat = _open_turn(game_id, actor, version, seat_index)
         _everyone_here(game, seats, seat)
         _take_back(game, seat)
         _roll(game, seats, seat, state)
@@ -701,13 +707,7 @@ def do_move(
 ) -> Game:
     """The player to act moves one token with one number of the hand."""
     with transaction.atomic():
-        game = _lock(game_id)
-        _playing(game)
-        _not_paused(game)
-        _check_version(game, version)
-        seats = _seats(game)
-        state = engine_state(game)
-        seat = _acting_seat(game, seats, state, actor, seat_index)
+        game, seats, state, seat = _open_turn(game_id, actor, version, seat_index)
         if colour not in seat.colours:
             raise NotAllowed(f"{colour_name(colour)} is not your colour.")
         _everyone_here(game, seats, seat)
