@@ -148,7 +148,8 @@ CLIENT_SEED_RE = re.compile(r"^[A-Za-z0-9 _.,:;!?@#$%^&*()\[\]{}+=~-]{1,64}$")
 # --- writing -----------------------------------------------------------------------------------------
 
 
-def _lock(game_id: str) -> Game:
+def lock_game(game_id: str) -> Game:
+    """The game's row, locked until the transaction ends: one writer per game at a time."""
     if not isinstance(game_id, str) or not game_id:
         raise GameNotFound("There is no game at this address. Check the link you were given.")
     try:
@@ -159,7 +160,8 @@ def _lock(game_id: str) -> Game:
         ) from None
 
 
-def _seats(game: Game) -> list[Seat]:
+def seats_in(game: Game) -> list[Seat]:
+    """The game's seats in seat order."""
     return list(game.seats.select_related("user").order_by("index"))
 
 
@@ -170,7 +172,7 @@ def _check_version(game: Game, version: int | None) -> None:
         raise StaleVersion("The board changed before your action arrived; here is the current one.")
 
 
-def _record(
+def record_action(
     game: Game,
     kind: str,
     seat: Seat | None = None,
@@ -179,6 +181,7 @@ def _record(
     auto: str = "",
     deadline=None,
 ) -> Action:
+    """Append to the action log and bump the version: every change a viewer can see does both."""
     game.version += 1
     return Action.objects.create(
         game=game,
@@ -193,7 +196,8 @@ def _record(
     )
 
 
-def _save(game: Game, state: engine.State | None = None) -> None:
+def save_game(game: Game, state: engine.State | None = None) -> None:
+    """Write the game row, with the copy of the engine state kept for listing and rendering."""
     if state is not None:
         game.state = state.to_json()
         _remember(game, state)
@@ -201,7 +205,7 @@ def _save(game: Game, state: engine.State | None = None) -> None:
         _stop_clock(game)
     game.save()
     _after_commit(game.pk, game.version)
-    _schedule_deadline_on_commit(game)  # a running clock's task, for the new version
+    schedule_deadline_on_commit(game)  # a running clock's task, for the new version
 
 
 # --- the clock of timed rooms ------------------------------------------------------------------------
@@ -233,7 +237,7 @@ def act_at(game: Game, seat: Seat, now, connected: set[int] | None = None):
     return turn
 
 
-def _arm_timer(game: Game, seats: list[Seat], state, remaining: float | None = None) -> None:
+def arm_timer(game: Game, seats: list[Seat], state, remaining: float | None = None) -> None:
     """Set the next action's deadline (inside the action's transaction) and schedule its task on commit.
 
     `remaining` (seconds) restarts a clock a pause stopped; otherwise the action gets a full timer.
@@ -248,10 +252,10 @@ def _arm_timer(game: Game, seats: list[Seat], state, remaining: float | None = N
     seconds = game.timer_seconds if remaining is None else remaining
     game.turn_deadline = now + timedelta(seconds=seconds)
     game.deadline = act_at(game, seat, now)
-    _schedule_deadline_on_commit(game)
+    schedule_deadline_on_commit(game)
 
 
-def _schedule_deadline_on_commit(game: Game) -> None:
+def schedule_deadline_on_commit(game: Game) -> None:
     game_id, version, deadline = game.pk, game.version, game.deadline
     if deadline is None or getattr(game, "_scheduled", None) == (version, deadline):
         return
@@ -296,7 +300,7 @@ def schedule_bot(game_id: str, version: int) -> None:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.PLAYING or game.version != version:
         return
-    seats = _seats(game)
+    seats = seats_in(game)
     seat = turn_seat(game, seats, engine_state(game))
     if seat is None or not seat.is_bot:
         return
@@ -401,13 +405,13 @@ def create_game(
                     seat.name = "You"
             made.append(seat)
         Seat.objects.bulk_create(made)
-        _record(game, Action.Kind.CREATE, data={"mode": mode}, text="Game created.")
+        record_action(game, Action.Kind.CREATE, data={"mode": mode}, text="Game created.")
         if mode == Game.Mode.FRIENDS:
             game.status = Game.Status.OPEN
             game.message = "Share the invitation link, then start when everyone is seated."
-            _save(game)
+            save_game(game)
         else:
-            _start(game, _seats(game))
+            _start(game, seats_in(game))
     return game
 
 
@@ -422,18 +426,18 @@ def _start(game: Game, seats: list[Seat]) -> None:
     if game.timer_seconds and sum(1 for s in seats if s.kind == Seat.Kind.HUMAN) < 2:
         game.timer_seconds = 0  # timers are for games between people
     _stop_clock(game)
-    _record(game, Action.Kind.START, text=f"Round {game.round} started.")
-    _arm_timer(game, seats, state)
-    _save(game, state)
+    record_action(game, Action.Kind.START, text=f"Round {game.round} started.")
+    arm_timer(game, seats, state)
+    save_game(game, state)
 
 
 def do_join(game_id: str, actor: Actor) -> Seat:
     """A guest with the link takes the first open seat of a friends room."""
     with transaction.atomic():
-        game = _lock(game_id)
+        game = lock_game(game_id)
         if not actor.is_authenticated:
             raise NotAllowed("Sign up or log in to take a seat.")
-        seats = _seats(game)
+        seats = seats_in(game)
         for seat in seats:
             if sits_in(seat, actor):
                 return seat
@@ -450,9 +454,9 @@ def do_join(game_id: str, actor: Actor) -> Seat:
         seat.player_key = actor.key
         seat.name = ""
         seat.save()
-        _record(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
+        record_action(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
         game.message = f"{actor.username} joined the room."
-        _save(game)
+        save_game(game)
         return seat
 
 
@@ -464,11 +468,11 @@ def _host_only(game: Game, actor: Actor) -> None:
 def do_set_seat(game_id: str, actor: Actor, index: int, kind: str, level: str = "") -> Seat:
     """Before the start, the host fills an open seat with a computer or opens it again."""
     with transaction.atomic():
-        game = _lock(game_id)
+        game = lock_game(game_id)
         _host_only(game, actor)
         if game.status != Game.Status.OPEN:
             raise Conflict("Seats can only change before the game starts.")
-        seats = _seats(game)
+        seats = seats_in(game)
         seat = _seat_at(seats, index)
         if seat.kind == Seat.Kind.HUMAN:
             raise Conflict("That seat is taken by a player.")
@@ -481,8 +485,8 @@ def do_set_seat(game_id: str, actor: Actor, index: int, kind: str, level: str = 
         else:
             raise GameError("A seat can be given to a computer or left open.")
         seat.save()
-        _record(game, Action.Kind.SEAT, seat, {"kind": kind, "level": seat.level}, text)
-        _save(game)
+        record_action(game, Action.Kind.SEAT, seat, {"kind": kind, "level": seat.level}, text)
+        save_game(game)
         return seat
 
 
@@ -495,12 +499,12 @@ def _seat_at(seats: list[Seat], index: int) -> Seat:
 
 def do_start(game_id: str, actor: Actor, version: int | None = None) -> Game:
     with transaction.atomic():
-        game = _lock(game_id)
+        game = lock_game(game_id)
         _host_only(game, actor)
         _check_version(game, version)
         if game.status != Game.Status.OPEN:
             raise Conflict("This game has already started.")
-        seats = _seats(game)
+        seats = seats_in(game)
         if any(s.kind == Seat.Kind.OPEN for s in seats):
             raise Conflict("Every seat needs a player or a computer before the start.")
         _start(game, seats)
@@ -513,8 +517,8 @@ def do_set_client_seed(game_id: str, actor: Actor, index: int, seed: str) -> Sea
     if not CLIENT_SEED_RE.match(seed):
         raise GameError("A client seed is 1 to 64 letters, digits or punctuation (no '|').")
     with transaction.atomic():
-        game = _lock(game_id)
-        seats = _seats(game)
+        game = lock_game(game_id)
+        seats = seats_in(game)
         seat = _seat_at(seats, index)
         if not controls(game, seat, actor):
             raise NotAllowed("You can only set your own seat's client seed.")
@@ -522,15 +526,15 @@ def do_set_client_seed(game_id: str, actor: Actor, index: int, seed: str) -> Sea
             raise Conflict("The client seed is fixed once the first die is rolled.")
         seat.client_seed = seed
         seat.save(update_fields=["client_seed"])
-        _record(game, Action.Kind.SEAT, seat, {"client_seed": seed}, "Client seed set.")
-        _save(game)
+        record_action(game, Action.Kind.SEAT, seat, {"client_seed": seed}, "Client seed set.")
+        save_game(game)
         return seat
 
 
 # --- playing -----------------------------------------------------------------------------------------
 
 
-def _playing(game: Game) -> None:
+def check_playing(game: Game) -> None:
     if game.status == Game.Status.OPEN:
         raise Conflict("The game has not started yet.")
     if game.is_over:
@@ -628,15 +632,15 @@ def _apply(
     if auto:
         text = f"{AUTO_NOTES[auto].format(name=seat.display_name)} {text}"
     game.message = text
-    _record(game, kind, seat, data, text, auto=auto, deadline=deadline)
+    record_action(game, kind, seat, data, text, auto=auto, deadline=deadline)
     if new_state.finished:
         game.status = Game.Status.FINISHED
         game.finished = timezone.now()
         game.result_places = _site_places(game, seats, new_state)
         winner = _seat_at(seats, game.result_places[0])
         game.message = f"{text} {winner.display_name} wins!".strip()
-    _arm_timer(game, seats, new_state)
-    _save(game, new_state)
+    arm_timer(game, seats, new_state)
+    save_game(game, new_state)
 
 
 def _site_places(game: Game, seats: list[Seat], state) -> list[int]:
@@ -666,11 +670,11 @@ def _roll(
 
 def _open_turn(game_id: str, actor: Actor, version: int | None, seat_index: int | None):
     """Lock the game and check that the actor may act now, on the board it saw (in a transaction)."""
-    game = _lock(game_id)
-    _playing(game)
+    game = lock_game(game_id)
+    check_playing(game)
     _not_paused(game)
     _check_version(game, version)
-    seats = _seats(game)
+    seats = seats_in(game)
     state = engine_state(game)
     seat = _acting_seat(game, seats, state, actor, seat_index)
     return game, seats, state, seat
@@ -735,7 +739,7 @@ def do_bot_turn(game_id: str, version: int) -> bool:
             return False
         if game.is_paused:
             return False  # the end of the pause schedules the computer again
-        seats = _seats(game)
+        seats = seats_in(game)
         state = engine_state(game)
         seat = turn_seat(game, seats, state)
         if seat is None or not seat.is_bot:
@@ -781,16 +785,16 @@ def _resign(game: Game, seats: list[Seat], seat: Seat) -> None:
         text += " The computer plays on for that seat."
     game.message = text
     game.new_round_votes = []
-    _record(game, Action.Kind.RESIGN, seat, {}, text)
-    _save(game)
+    record_action(game, Action.Kind.RESIGN, seat, {}, text)
+    save_game(game)
 
 
 def do_resign(game_id: str, actor: Actor, seat_index: int | None = None) -> Game:
     """A player gives up: with one opponent left the opponent wins; otherwise a computer plays on."""
     with transaction.atomic():
-        game = _lock(game_id)
-        _playing(game)
-        seats = _seats(game)
+        game = lock_game(game_id)
+        check_playing(game)
+        seats = seats_in(game)
         mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
         if not mine:
             raise NotAllowed("You have no seat in this game to resign.")
@@ -810,8 +814,8 @@ def do_resign(game_id: str, actor: Actor, seat_index: int | None = None) -> Game
 def do_leave(game_id: str, actor: Actor) -> Game:
     """Leave a room: a guest before the start frees the seat; the host closes the room; in play, resign."""
     with transaction.atomic():
-        game = _lock(game_id)
-        seats = _seats(game)
+        game = lock_game(game_id)
+        seats = seats_in(game)
         mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
         if game.is_over:
             raise Conflict("This game is over.")
@@ -825,8 +829,8 @@ def do_leave(game_id: str, actor: Actor) -> Game:
             seat.kind, seat.user_id, seat.player_key, seat.name = Seat.Kind.OPEN, None, "", ""
             seat.save()
             game.message = f"{name} left the room."
-            _record(game, Action.Kind.LEAVE, seat, {}, game.message)
-            _save(game)
+            record_action(game, Action.Kind.LEAVE, seat, {}, game.message)
+            save_game(game)
             return game
         if not mine:
             raise NotAllowed("You have no seat in this game.")
@@ -841,18 +845,18 @@ def _abandon(game: Game, text: str) -> Game:
     game.finished = timezone.now()
     game.message = text
     game.new_round_votes = []
-    _record(game, Action.Kind.ABANDON, None, {}, text)
-    _save(game)
+    record_action(game, Action.Kind.ABANDON, None, {}, text)
+    save_game(game)
     return game
 
 
 def do_abandon(game_id: str, actor: Actor) -> Game:
     """Drop a game from "Continue": your own computer or pass & play game ends; in a room you resign."""
     with transaction.atomic():
-        game = _lock(game_id)
+        game = lock_game(game_id)
         if game.is_over:
             raise Conflict("This game is already over.")
-        seats = _seats(game)
+        seats = seats_in(game)
         if game.mode != Game.Mode.FRIENDS:
             if not owns(game, actor):
                 raise NotAllowed("Only the person who started this game can abandon it.")
@@ -867,8 +871,8 @@ def do_abandon(game_id: str, actor: Actor) -> Game:
             seat.kind, seat.user_id, seat.player_key, seat.name = Seat.Kind.OPEN, None, "", ""
             seat.save()
             game.message = "A guest left the room."
-            _record(game, Action.Kind.LEAVE, seat, {}, game.message)
-            _save(game)
+            record_action(game, Action.Kind.LEAVE, seat, {}, game.message)
+            save_game(game)
             return game
         _resign(game, seats, mine[0])
         return game
@@ -897,9 +901,9 @@ def can_hand_over(game: Game, seat: Seat, connected: set[int], now=None) -> bool
 def do_replace_absent(game_id: str, actor: Actor, seat_index: int) -> Seat:
     """After two minutes of waiting, another player hands an absent seat to the computer."""
     with transaction.atomic():
-        game = _lock(game_id)
-        _playing(game)
-        seats = _seats(game)
+        game = lock_game(game_id)
+        check_playing(game)
+        seats = seats_in(game)
         mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
         if not mine:
             raise NotAllowed("Only the players of this game can do that.")
@@ -915,8 +919,8 @@ def do_replace_absent(game_id: str, actor: Actor, seat_index: int) -> Seat:
         seat.save(update_fields=["bot_controlled"])
         text = f"The computer plays for {seat.display_name} until they come back."
         game.message = text
-        _record(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
-        _save(game)
+        record_action(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
+        save_game(game)
         return seat
 
 
@@ -936,8 +940,8 @@ def seat_connected(game_id: str, seat_id: int) -> bool:
         seat.save(update_fields=["bot_controlled"])
         text = f"{seat.display_name} is back and plays again."
         game.message = text
-        _record(game, Action.Kind.TAKEOVER, seat, {"bot": False}, text)
-        _save(game)
+        record_action(game, Action.Kind.TAKEOVER, seat, {"bot": False}, text)
+        save_game(game)
         return True
 
 
@@ -952,7 +956,7 @@ def seat_disconnected(seat_ids: list[int], game_id: str | None = None) -> None:
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or not _clock_runs(game):
             return
-        seats = _seats(game)
+        seats = seats_in(game)
         seat = turn_seat(game, seats, engine_state(game))
         if seat is None or seat.pk not in seat_ids or seat.is_bot:
             return
@@ -960,7 +964,7 @@ def seat_disconnected(seat_ids: list[int], game_id: str | None = None) -> None:
         if game.deadline is None or sooner < game.deadline:
             game.deadline = sooner
             game.save(update_fields=["deadline"])
-            _schedule_deadline_on_commit(game)
+            schedule_deadline_on_commit(game)
 
 
 def _clock_runs(game: Game) -> bool:
@@ -976,13 +980,13 @@ def _restore_deadline(game: Game, seat: Seat) -> None:
     """A player back online before the bot played for them: their action's own deadline again."""
     if not _clock_runs(game) or seat.is_away:
         return
-    current = turn_seat(game, _seats(game), engine_state(game))
+    current = turn_seat(game, seats_in(game), engine_state(game))
     if current is None or current.pk != seat.pk or current.is_bot:
         return
     if game.deadline is not None and game.deadline < game.turn_deadline:
         game.deadline = max(game.turn_deadline, timezone.now())
         game.save(update_fields=["deadline"])
-        _schedule_deadline_on_commit(game)
+        schedule_deadline_on_commit(game)
 
 
 # --- new rounds --------------------------------------------------------------------------------------
@@ -1000,12 +1004,12 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
     A computer or pass & play game, or a room no guest has joined, resets at once.
     """
     with transaction.atomic():
-        game = _lock(game_id)
+        game = lock_game(game_id)
         if game.status == Game.Status.OPEN:
             raise Conflict("The game has not started yet.")
         if game.status == Game.Status.ABANDONED:
             raise Conflict("This game was abandoned.")
-        seats = _seats(game)
+        seats = seats_in(game)
         mine = seats_of(game, seats, actor)
         if not mine:
             raise NotAllowed("Only the players of this game can start a new round.")
@@ -1024,8 +1028,10 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
         asker = mine[0].display_name
         word = "Play again" if game.is_over else "A new round"
         game.message = f"{asker} asks for a new round. Waiting for {', '.join(waiting)}."
-        _record(game, Action.Kind.NEW_ROUND, mine[0], {"vote": True}, f"{word}? {asker} agrees.")
-        _save(game)
+        record_action(
+            game, Action.Kind.NEW_ROUND, mine[0], {"vote": True}, f"{word}? {asker} agrees."
+        )
+        save_game(game)
         return game
 
 
@@ -1053,7 +1059,7 @@ def _new_round(game: Game, seats: list[Seat]) -> None:
         if seat.resigned:
             seat.resigned = False  # the computer keeps the seat until its player acts again
             seat.save(update_fields=["resigned"])
-    _record(game, Action.Kind.NEW_ROUND, None, {"round": game.round}, f"Round {game.round}.")
+    record_action(game, Action.Kind.NEW_ROUND, None, {"round": game.round}, f"Round {game.round}.")
     _start(game, seats)
 
 

@@ -65,8 +65,8 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
     if len(cleaned) > MAX_LENGTH:
         raise GameError(f"A message is at most {MAX_LENGTH} characters.")
     with transaction.atomic():
-        game = actions._lock(game_id)
-        seats = actions._seats(game)
+        game = actions.lock_game(game_id)
+        seats = actions.seats_in(game)
         mine = actions.seats_of(game, seats, actor)
         if not mine or not can_chat(game, seats):
             raise NotAllowed("Only the players of this game can chat.")

@@ -46,7 +46,7 @@ def do_deadline(game_id: str, version: int | None = None) -> bool:
         if game.is_paused:
             pauses.end_pause(game, None)
             return True
-        seats = actions._seats(game)
+        seats = actions.seats_in(game)
         state = actions.engine_state(game)
         seat = actions.turn_seat(game, seats, state)
         if seat is None or seat.is_bot:
@@ -68,7 +68,7 @@ def do_deadline(game_id: str, version: int | None = None) -> bool:
             if seat.pk in connected:  # back online before the grace ran out
                 game.deadline = actions.act_at(game, seat, now, connected)
                 game.save(update_fields=["deadline"])
-                actions._schedule_deadline_on_commit(game)
+                actions.schedule_deadline_on_commit(game)
                 return False
             auto = Action.Auto.ABSENT
         actions.play_for(game, seats, seat, state, BOT_LEVEL, auto=auto, deadline=deadline)
@@ -105,9 +105,9 @@ def sweep() -> int:
 def do_back(game_id: str, actor: Actor) -> Seat:
     """An away player says "I'm back": the bot stops playing for them; a due action gets a full timer."""
     with transaction.atomic():
-        game = actions._lock(game_id)
-        actions._playing(game)
-        seats = actions._seats(game)
+        game = actions.lock_game(game_id)
+        actions.check_playing(game)
+        seats = actions.seats_in(game)
         mine = [s for s in actions.seats_of(game, seats, actor) if not s.resigned]
         if not mine:
             raise NotAllowed("You have no seat in this game.")
@@ -120,10 +120,10 @@ def do_back(game_id: str, actor: Actor) -> Seat:
         seat = away[0]
         text = f"{seat.display_name} is back."
         game.message = text
-        actions._record(game, Action.Kind.BACK, seat, {}, text)
+        actions.record_action(game, Action.Kind.BACK, seat, {}, text)
         state = actions.engine_state(game)
         turn = actions.turn_seat(game, seats, state)
         if not game.is_paused and turn in away:
-            actions._arm_timer(game, seats, state)  # their due action: a full timer again
-        actions._save(game, state)
+            actions.arm_timer(game, seats, state)  # their due action: a full timer again
+        actions.save_game(game, state)
         return seat
