@@ -79,18 +79,11 @@ def _ruleset_list() -> list[dict[str, str]]:
 
 
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
-    game = _game_or_none(game_id)
-    if game is None:
-        return _game_not_found(request, game_id)
+    found = _game_round(request, game_id, "game_replay", "Replay the latest round")
+    if isinstance(found, HttpResponse):
+        return found
+    game, number = found
     current = game.round
-    number = _round_number(request.GET.get("round"), current)
-    if number is None:
-        return _not_found(
-            request,
-            "No such round",
-            "This game has no round with that number.",
-            link=(reverse("game_replay", args=[game_id]), "Replay the latest round"),
-        )
     record = record_for(game) if number == current else record_for(game, number)
     context: dict[str, Any] = {
         "game_id": game_id,
@@ -289,18 +282,11 @@ def describe(events: list[Event], names: list[str], mover: int, state: State) ->
 
 
 def verify(request: HttpRequest, game_id: str) -> HttpResponse:
-    game = _game_or_none(game_id)
-    if game is None:
-        return _game_not_found(request, game_id)
+    found = _game_round(request, game_id, "game_verify", "Verify the latest round")
+    if isinstance(found, HttpResponse):
+        return found
+    game, number = found
     current = game.round
-    number = _round_number(request.GET.get("round"), current)
-    if number is None:
-        return _not_found(
-            request,
-            "No such round",
-            "This game has no round with that number.",
-            link=(reverse("game_verify", args=[game_id]), "Verify the latest round"),
-        )
     record_url = _record_url(game_id)
     if number != current:
         record_url += f"?round={number}"
@@ -317,6 +303,22 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
 
 # ---------------------------------------------------------------------------------------------------
 # Helpers
+
+
+def _game_round(request: HttpRequest, game_id: str, view: str, latest: str):
+    """(game, round number asked for by ?round=), or the 404 page saying which is missing."""
+    game = _game_or_none(game_id)
+    if game is None:
+        return _game_not_found(request, game_id)
+    number = _round_number(request.GET.get("round"), game.round)
+    if number is None:
+        return _not_found(
+            request,
+            "No such round",
+            "This game has no round with that number.",
+            link=(reverse(view, args=[game_id]), latest),
+        )
+    return game, number
 
 
 def _game_or_none(game_id: str) -> Game | None:
