@@ -60,3 +60,20 @@ def service_env(settings_module: str, django_db_blocker) -> dict[str, str]:
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
     return env
+
+
+def quiesce_games(settle: float = 0.5) -> None:
+    """Stop every clock and computer before a test's tables are flushed.
+
+    A Celery worker still playing for a timed seat holds row locks; on PostgreSQL the flush's TRUNCATE
+    then deadlocks with it. Abandoned games with no deadline give the worker, the beat sweeper and any
+    scheduled task nothing to do; `settle` lets a task already past its checks commit.
+    """
+    import time
+
+    from games.models import Game
+
+    Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.PLAYING]).update(
+        status=Game.Status.ABANDONED, deadline=None
+    )
+    time.sleep(settle)

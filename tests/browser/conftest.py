@@ -48,7 +48,7 @@ from pathlib import Path
 import pytest
 
 from ludopat.embedded_redis import free_port
-from tests.stack import ARTIFACTS, BIN, LOGS, ROOT, service_env
+from tests.stack import ARTIFACTS, BIN, LOGS, ROOT, quiesce_games, service_env
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -251,6 +251,7 @@ def live(live_stack, browser, transactional_db, request) -> Iterator[Stack]:
         p.set_mark()
     request.node._live_stack = live_stack
     yield live_stack
+    off_loop(quiesce_games)
 
 
 def off_loop(fn: Callable, *args, **kwargs):

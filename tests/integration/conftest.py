@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.stack import BIN, LOGS, ROOT, service_env
+from tests.stack import BIN, LOGS, ROOT, quiesce_games, service_env
 
 START_TIMEOUT = 30.0
 GRACE = 1.5
@@ -123,7 +123,7 @@ def celery_stack(django_db_setup, django_db_blocker) -> Iterator[Celery]:
 
 
 @pytest.fixture
-def celery(celery_stack, transactional_db, settings) -> Celery:
+def celery(celery_stack, transactional_db, settings) -> Iterator[Celery]:
     """The running worker and beat for one test, with the test process's timer settings matching
     theirs (the process that acts sets the next deadline)."""
     settings.LUDOPAT_TEST_SEEDS = True
@@ -132,7 +132,8 @@ def celery(celery_stack, transactional_db, settings) -> Celery:
     settings.LUDOPAT_AWAY_DELAY = AWAY_DELAY
     if celery_stack.worker.proc.poll() is not None:
         celery_stack.start_worker()
-    return celery_stack
+    yield celery_stack
+    quiesce_games()
 
 
 def wait_for(predicate: Callable[[], object], timeout: float = 10.0, interval: float = 0.05):
