@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import engine, presence
-from .actors import Actor, controls, owns, seats_of, sits_in
+from .actors import Actor, controls, owns, playing_seats, seats_of, sits_in
 from .engine import fair
 from .engine.bots import ROLL_ACTION, choose_action
 from .errors import Conflict, GameError, GameNotFound, NotAllowed, StaleVersion
@@ -795,9 +795,7 @@ def do_resign(game_id: str, actor: Actor, seat_index: int | None = None) -> Game
         game = lock_game(game_id)
         check_playing(game)
         seats = seats_in(game)
-        mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
-        if not mine:
-            raise NotAllowed("You have no seat in this game to resign.")
+        mine = playing_seats(game, seats, actor, "You have no seat in this game to resign.")
         if seat_index is not None:
             chosen = [s for s in mine if s.index == seat_index]
             if not chosen:
@@ -863,9 +861,7 @@ def do_abandon(game_id: str, actor: Actor) -> Game:
             return _abandon(game, "The game was abandoned.")
         if game.status == Game.Status.OPEN and owns(game, actor):
             return _abandon(game, "The host closed the room.")
-        mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
-        if not mine:
-            raise NotAllowed("You have no seat in this game.")
+        mine = playing_seats(game, seats, actor, "You have no seat in this game.")
         if game.status == Game.Status.OPEN:
             seat = mine[0]
             seat.kind, seat.user_id, seat.player_key, seat.name = Seat.Kind.OPEN, None, "", ""
@@ -904,9 +900,7 @@ def do_replace_absent(game_id: str, actor: Actor, seat_index: int) -> Seat:
         game = lock_game(game_id)
         check_playing(game)
         seats = seats_in(game)
-        mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
-        if not mine:
-            raise NotAllowed("Only the players of this game can do that.")
+        mine = playing_seats(game, seats, actor, "Only the players of this game can do that.")
         seat = _seat_at(seats, seat_index)
         if seat in mine:
             raise Conflict("That is your own seat.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from .errors import NotAllowed
 from .models import Game, Seat
 
 
@@ -70,3 +71,11 @@ def controls(game: Game, seat: Seat, actor: Actor) -> bool:
 
 def seats_of(game: Game, seats: list[Seat], actor: Actor) -> list[Seat]:
     return [s for s in seats if controls(game, s, actor)]
+
+
+def playing_seats(game: Game, seats: list[Seat], actor: Actor, refusal: str) -> list[Seat]:
+    """The actor's seats that are still in the game; NotAllowed with `refusal` if there are none."""
+    mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
+    if not mine:
+        raise NotAllowed(refusal)
+    return mine

@@ -13,8 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import actions
-from .actors import Actor
-from .errors import Conflict, NotAllowed
+from .actors import Actor, playing_seats
+from .errors import Conflict
 from .models import Action, Game, Pause, Seat
 
 
@@ -45,9 +45,7 @@ def current_pause(game: Game) -> Pause | None:
 
 
 def _my_seat(game: Game, seats: list[Seat], actor: Actor) -> Seat:
-    mine = [s for s in actions.seats_of(game, seats, actor) if not s.resigned]
-    if not mine:
-        raise NotAllowed("Only the players of this game can do that.")
+    mine = playing_seats(game, seats, actor, "Only the players of this game can do that.")
     return mine[0]
 
 

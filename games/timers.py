@@ -17,8 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import actions, pauses, presence
-from .actors import Actor
-from .errors import Conflict, NotAllowed
+from .actors import Actor, playing_seats
+from .errors import Conflict
 from .models import Action, Game, Seat
 
 log = logging.getLogger(__name__)
@@ -108,9 +108,7 @@ def do_back(game_id: str, actor: Actor) -> Seat:
         game = actions.lock_game(game_id)
         actions.check_playing(game)
         seats = actions.seats_in(game)
-        mine = [s for s in actions.seats_of(game, seats, actor) if not s.resigned]
-        if not mine:
-            raise NotAllowed("You have no seat in this game.")
+        mine = playing_seats(game, seats, actor, "You have no seat in this game.")
         away = [s for s in mine if s.is_away]
         if not away:
             raise Conflict("You are not away: play on.")
