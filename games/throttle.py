@@ -1,28 +1,106 @@
-"""Refuse floods (actions, chat): a fixed-window counter per game and person in the shared cache (Redis)."""
+"""Refuse floods: fixed-window counters in the shared cache (Redis), one per way of telling people apart.
+
+A limit keyed on the session alone is no limit: a client that drops its cookie gets a new session per
+request. So every request is counted three times, against the browser's session, the account (if
+logged in) and the client address (LUDOPAT_PROXY_COUNT says how to read it behind a proxy), and refused
+when any of them is over. An address may be many people (a school, a café), so it gets
+LUDOPAT_ADDRESS_RATE_FACTOR times a person's limit. The limits are settings (LUDOPAT_RATES).
+"""
 
 from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 
+from ludopat import client_address
 
-def limits() -> tuple[int, int]:
-    """(actions, seconds): generous for fast clicking, far below a scripted flood."""
-    return tuple(getattr(settings, "LUDOPAT_ACTION_RATE", (30, 10)))  # type: ignore[return-value]
+log = logging.getLogger(__name__)
+
+# (events, seconds) per person; the settings module overrides any of them.
+DEFAULT_RATES = {
+    "action": (30, 10),  # per game: generous for fast clicking, far below a scripted flood
+    "new_game": (20, 600),
+    "signup": (5, 3600),
+    "password_reset": (5, 3600),
+}
 
 
-def allow(game_id: str, who: str) -> bool:
-    """Whether this person may act in this game now (LUDOPAT_ACTION_RATE)."""
-    return within("throttle", f"{game_id}:{who}", *limits())
+@dataclass(frozen=True)
+class Asker:
+    """Every handle on who is asking: the browser's session key, the account, the address."""
+
+    address: str
+    session: str = ""
+    account: int | None = None
+
+    def handles(self) -> list[tuple[str, bool]]:
+        """(key, is the address) for each handle this asker has."""
+        found = [(f"addr:{self.address}", True)]
+        if self.session:
+            found.append((f"sess:{self.session}", False))
+        if self.account is not None:
+            found.append((f"user:{self.account}", False))
+        return found
+
+
+def asker_for_request(request, player_key: str = "") -> Asker:
+    user = getattr(request, "user", None)
+    account = user.pk if user is not None and user.is_authenticated else None
+    session = player_key or (request.session.session_key or "")
+    return Asker(client_address.from_request(request), session, account)
+
+
+def asker_for_scope(scope, player_key: str = "", account: int | None = None) -> Asker:
+    return Asker(client_address.from_scope(scope), player_key, account)
+
+
+def rate(kind: str) -> tuple[int, int]:
+    """(events, seconds) a person may do of `kind` (LUDOPAT_RATES, LUDOPAT_ACTION_RATE)."""
+    rates = {**DEFAULT_RATES, **getattr(settings, "LUDOPAT_RATES", {})}
+    if kind == "action" and hasattr(settings, "LUDOPAT_ACTION_RATE"):
+        rates["action"] = settings.LUDOPAT_ACTION_RATE
+    count, window = rates[kind]
+    return int(count), int(window)
+
+
+def address_factor() -> int:
+    return int(getattr(settings, "LUDOPAT_ADDRESS_RATE_FACTOR", 4))
+
+
+def allow(kind: str, asker: Asker, scope: str = "") -> bool:
+    """Count one `kind` event (in `scope`, e.g. a game id) for every handle of `asker`; False when any
+    handle is over its limit."""
+    count, window = rate(kind)
+    allowed = True
+    for handle, is_address in asker.handles():
+        limit = count * address_factor() if is_address else count
+        allowed &= within(kind, f"{scope}:{handle}", limit, window)
+    return allowed
+
+
+def allow_action(game_id: str, asker: Asker) -> bool:
+    """Whether this person may act in this game now."""
+    return allow("action", asker, game_id)
 
 
 def within(kind: str, key: str, count: int, window: int) -> bool:
-    """Count one more `kind` event for `key`; True while there are at most `count` in the window."""
-    key = f"{kind}:{key}"
-    if cache.add(key, 1, timeout=window):
-        return True
+    """Count one more `kind` event for `key`; True while there are at most `count` in the window.
+
+    If the cache is unreachable the event is let through (and logged): a Redis outage must not turn
+    every action into an error.
+    """
+    key = f"throttle:{kind}:{key}"
     try:
-        return cache.incr(key) <= count
-    except ValueError:  # the window expired between add and incr
-        cache.add(key, 1, timeout=window)
+        if cache.add(key, 1, timeout=window):
+            return True
+        try:
+            return cache.incr(key) <= count
+        except ValueError:  # the window expired between add and incr
+            cache.add(key, 1, timeout=window)
+            return True
+    except Exception:  # redis.exceptions.ConnectionError and friends: no counting without Redis
+        log.warning("rate limit not counted: cache unreachable", exc_info=True)
         return True
