@@ -147,7 +147,7 @@ def find_move(
         raise IllegalMoveError(f"{colour!r} is not in play")
     ci = state.colours.index(colour)
     if type(index) is not int or not 0 <= index < len(state.tokens[ci]):
-        raise IllegalMoveError(f"{colour} has no token {index!r}")
+        raise IllegalMoveError(f"{colour} has no token {_label(index)}")
     if state.awaiting != MOVE:
         raise IllegalMoveError("a roll is awaited, not a move")
     if colour not in state.players[state.turn]:
@@ -166,10 +166,15 @@ def find_move(
         and (die is None or m.die == die)
     ]
     if not candidates:
-        what = f"{colour} {index}" + (" with its pair" if pair else "")
+        what = f"{colour} {_label(index)}" + (" with its pair" if pair else "")
         using = f" with {die}" if die is not None else ""
         raise IllegalMoveError(f"{what} can't move{using}")
     return candidates[0]
+
+
+def _label(index: object) -> str:
+    """A token as the board labels it (1 to 4; the engine counts from 0)."""
+    return str(index + 1) if type(index) is int else repr(index)
 
 
 def move(

@@ -189,3 +189,12 @@ def test_any_distinct_colours_in_any_order_may_play():
 def test_bad_options_are_malformed(options):
     with pytest.raises(MalformedError):
         engine.new_game("classic", [["red"], ["yellow"]], options)
+
+
+def test_a_refusal_names_the_token_as_the_board_labels_it():
+    # The board labels tokens 1 to 4; the engine counts from 0. Red's third token is "red 3".
+    s = position("classic", {"red": [5, 9, -1, -1], "yellow": YARD4}, dice=(3,))
+    with pytest.raises(IllegalMoveError, match="red 3 can't move"):
+        engine.move(s, "red", 2)
+    with pytest.raises(IllegalMoveError, match="red has no token 5"):
+        engine.move(s, "red", 4)
