@@ -26,6 +26,8 @@ def describe(events: list[engine.Event], mover: str, player_name: Callable[[int]
     >>> describe([engine.Event("rolled", 0, dice=(3,)), engine.Event("turn_passed", 1)], "Ann",
     ...          ["Ann", "Bo"].__getitem__)
     'Ann rolled 3. No move with a 3: turn passes to Bo.'
+    >>> describe([engine.Event("turn_passed", 0)], "Bo", ["You", "Bo"].__getitem__)
+    'Your turn.'
     """
     name = mover
     parts: list[str] = []
@@ -61,12 +63,24 @@ def describe(events: list[engine.Event], mover: str, player_name: Callable[[int]
             nxt = player_name(ev.player)
             if rolled and not moved:
                 number = " ".join(str(d) for d in rolled)
-                parts.append(f"No move with {_a(number)}: turn passes to {nxt}.")
+                parts.append(f"No move with {_a(number)}: turn passes to {_object(nxt)}.")
             else:
-                parts.append(f"{nxt}'s turn.")
+                parts.append(f"{_possessive(nxt)} turn.")
         elif ev.kind == "game_over":
             parts.append("Game over.")
     return " ".join(parts)
+
+
+# A game against the computer names its player "You": "Your turn", "passes to you", never "You's turn".
+YOU = "You"
+
+
+def _possessive(name: str) -> str:
+    return "Your" if name == YOU else f"{name}'s"
+
+
+def _object(name: str) -> str:
+    return "you" if name == YOU else name
 
 
 def _a(number: str) -> str:

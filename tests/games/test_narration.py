@@ -1,0 +1,28 @@
+"""The sentences of the message line and the move log read naturally for whoever they name."""
+
+from __future__ import annotations
+
+import doctest
+
+from games import engine, narration
+
+
+def test_a_game_against_the_computer_says_your_turn_not_yous_turn():
+    names = ["You", "Yellow computer"].__getitem__
+    passed = narration.describe([engine.Event("turn_passed", 0)], "Yellow computer", names)
+    assert passed == "Your turn."
+    no_move = narration.describe(
+        [engine.Event("rolled", 1, dice=(4,)), engine.Event("turn_passed", 0)],
+        "Yellow computer",
+        names,
+    )
+    assert no_move == "Yellow computer rolled 4. No move with a 4: turn passes to you."
+
+
+def test_other_players_keep_their_names():
+    names = ["Ann", "Bo"].__getitem__
+    assert narration.describe([engine.Event("turn_passed", 1)], "Ann", names) == "Bo's turn."
+
+
+def test_the_examples_in_the_docstrings_hold():
+    assert doctest.testmod(narration).failed == 0
