@@ -1,6 +1,8 @@
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
+from .ledger.models import LedgerAccount, LedgerEntry, LedgerTransaction, TopUpClaim  # noqa: F401
+
 
 class User(AbstractUser):
     """A player's account. Email is optional (needed only for password reset)."""

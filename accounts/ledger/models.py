@@ -1,0 +1,208 @@
+"""The coin ledger's tables (ARCHITECTURE.md "Money"): double entry, append-only, integers only.
+
+Imported by accounts/models.py so Django finds them. Services that write them live beside this module
+(accounts/ledger/posting.py is the only writer of entries).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+
+class AppendOnlyQuerySet(models.QuerySet):
+    """Bulk updates and deletes are refused: the ledger's history is never rewritten."""
+
+    def update(self, **kwargs):
+        raise LedgerIsAppendOnly(f"{self.model.__name__} rows are never changed.")
+
+    def delete(self):
+        raise LedgerIsAppendOnly(f"{self.model.__name__} rows are never deleted.")
+
+
+class LedgerIsAppendOnly(Exception):
+    pass
+
+
+class LedgerAccount(models.Model):
+    """Where coins sit: a player's wallet, a staked game's escrow, the house (rake) or the source.
+
+    `balance` is a cached total kept only for wallets and escrows, updated under the row lock in the
+    transaction that writes their entries (the constraint makes the database refuse a negative one).
+    The house's and the source's balances are sums of their entries: caching them would make every
+    settlement and every grant queue on one hot row.
+    """
+
+    class Kind(models.TextChoices):
+        WALLET = "wallet", "Wallet"
+        ESCROW = "escrow", "Escrow"
+        HOUSE = "house", "House"
+        SOURCE = "source", "Source"
+
+    CACHED = (Kind.WALLET, Kind.ESCROW)
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_accounts",
+    )
+    game = models.ForeignKey(
+        "games.Game",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_accounts",
+    )
+    balance = models.BigIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=models.Q(balance__gte=0), name="ledger_balance_gte_0"),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="wallet", user__isnull=False, game__isnull=True)
+                    | models.Q(kind="escrow", user__isnull=True, game__isnull=False)
+                    | models.Q(kind__in=["house", "source"], user__isnull=True, game__isnull=True)
+                ),
+                name="ledger_account_owner_matches_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["user"], condition=models.Q(kind="wallet"), name="ledger_one_wallet"
+            ),
+            models.UniqueConstraint(
+                fields=["game"], condition=models.Q(kind="escrow"), name="ledger_one_escrow"
+            ),
+            models.UniqueConstraint(
+                fields=["kind"],
+                condition=models.Q(kind__in=["house", "source"]),
+                name="ledger_one_house_one_source",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.WALLET:
+            return f"wallet of user {self.user_id}"
+        if self.kind == self.Kind.ESCROW:
+            return f"escrow of game {self.game_id}"
+        return self.get_kind_display()
+
+    @property
+    def is_cached(self) -> bool:
+        return self.kind in self.CACHED
+
+    def delete(self, *args, **kwargs):
+        raise LedgerIsAppendOnly("Ledger accounts are never deleted.")
+
+
+class LedgerTransaction(models.Model):
+    """One movement of coins: its entries sum to zero. `closes` marks the one transaction that empties
+    a game's escrow (payout or refund); being one-to-one, the database refuses a second."""
+
+    class Kind(models.TextChoices):
+        GRANT = "grant", "Welcome grant"
+        TOP_UP = "top_up", "Daily top-up"
+        STAKE = "stake", "Stake"
+        PAYOUT = "payout", "Payout"
+        RAKE = "rake", "House cut"
+        REFUND = "refund", "Refund"
+        ADJUSTMENT = "adjustment", "Adjustment"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    reason = models.CharField(max_length=200)
+    game = models.ForeignKey(
+        "games.Game",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_transactions",
+    )
+    closes = models.OneToOneField(
+        LedgerAccount,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="closing",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "kind"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}: {self.reason}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise LedgerIsAppendOnly("Ledger transactions are never changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise LedgerIsAppendOnly("Ledger transactions are never deleted.")
+
+
+class LedgerEntry(models.Model):
+    """One leg of a transaction. `balance_after` is the account's balance once this entry was posted
+    (wallets and escrows; None for the house and the source, whose balances are sums)."""
+
+    transaction = models.ForeignKey(
+        LedgerTransaction, on_delete=models.PROTECT, related_name="entries"
+    )
+    account = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField()
+    balance_after = models.BigIntegerField(null=True, blank=True)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(amount=0), name="ledger_entry_not_zero"),
+            models.UniqueConstraint(
+                fields=["transaction", "account"], name="ledger_entry_one_leg_per_account"
+            ),
+        ]
+        indexes = [models.Index(fields=["account", "-id"], name="ledger_entry_history_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} on {self.account}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise LedgerIsAppendOnly("Ledger entries are never changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise LedgerIsAppendOnly("Ledger entries are never deleted.")
+
+
+class TopUpClaim(models.Model):
+    """A claimed daily top-up: at most one per player per UTC day, by the unique constraint."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    day = models.DateField()
+    transaction = models.OneToOneField(LedgerTransaction, on_delete=models.PROTECT)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "day"], name="top_up_once_per_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"top-up of user {self.user_id} on {self.day}"
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="ledger_open_wallet")
+def open_wallet_with_grant(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    """Every new account gets its wallet and welcome grant in the transaction that creates it, however
+    it was created (sign-up, admin, createsuperuser, a script); fixtures (raw) bring their own ledger."""
+    if created and not raw:
+        from .books import wallet_of
+
+        wallet_of(instance.pk)

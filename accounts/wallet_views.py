@@ -1,0 +1,34 @@
+"""The wallet page: balance, coins in escrow, the ledger history, and the daily top-up."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games.errors import GameError
+
+from .ledger import grants, history
+
+PER_PAGE = 25
+
+
+@login_required
+def wallet(request):
+    page = Paginator(history.history(request.user.pk), PER_PAGE).get_page(request.GET.get("page"))
+    context = {"summary": history.summary(request.user.pk), "page": page}
+    return render(request, "accounts/wallet.html", context)
+
+
+@login_required
+@require_POST
+def top_up(request):
+    try:
+        added = grants.claim_top_up(request.user.pk)
+    except GameError as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, f"{added:,} coins added to your wallet.")
+    return redirect("wallet")
