@@ -17,19 +17,26 @@ class OnlineConsumer(AsyncWebsocketConsumer):
         else:
             self.who = f"conn:{self.channel_name}"
         self.presence = Presence()
+        self.frames = new_bucket()
         await self.channel_layer.group_add(GROUP, self.channel_name)
+        await join_user_group(self)  # a ban closes this page's connection at once
         await self.accept()
         await self._announce(await self.presence.seen(self.who, self.channel_name))
 
     async def receive(self, text_data=None, bytes_data=None):
-        # Any message is a heartbeat (the page sends one every 30 s) keeping this connection fresh.
-        await self.presence.seen(self.who, self.channel_name)
+        # Any message is a heartbeat (the page sends one every 30 s) keeping this connection fresh;
+        # a client sending far more than that is closed (games/frame_limit.py).
+        if not self.frames.take():
+            await self.close(code=ABUSE_CLOSE_CODE)
+            return
+        await self.presence.touch(self.who, self.channel_name)
 
     async def disconnect(self, code):
         if hasattr(self, "presence"):
             await self._announce(await self.presence.gone(self.who, self.channel_name))
             await self.presence.close()
         await self.channel_layer.group_discard(GROUP, self.channel_name)
+        await leave_user_group(self)
 
     async def _announce(self, count: int) -> None:
         await self.channel_layer.group_send(GROUP, {"type": "online.count", "count": count})

@@ -56,6 +56,11 @@ class Presence:
         *_, members = await pipe.execute()
         return _distinct(members)
 
+    async def touch(self, who: str, channel: str) -> None:
+        """A heartbeat: this connection is still alive. One write, no read of the set (counting is
+        done when someone arrives or leaves, not on every frame)."""
+        await self.client.zadd(KEY, {_member(who, channel): time.time()})
+
     async def gone(self, who: str, channel: str) -> int:
         pipe = self.client.pipeline()
         pipe.zrem(KEY, _member(who, channel))

@@ -1,12 +1,17 @@
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
+from games import throttle
 from leaderboard.history import player_history, total_points
 
 from .forms import SignUpForm
 from .models import User
+
+TOO_MANY_SIGNUPS = "Too many new accounts from your connection: try again in an hour."
+TOO_MANY_RESETS = "Too many password reset requests: try again in an hour."
 
 
 def _safe_next(request) -> str | None:
@@ -23,6 +28,10 @@ def signup(request):
     """Create an account and log straight in; `next` brings a guest back to the room they came from."""
     if request.method == "POST":
         form = SignUpForm(request.POST)
+        if form.is_valid() and not throttle.check("signup", throttle.asker_for_request(request)):
+            form.add_error(None, TOO_MANY_SIGNUPS)
+            context = {"form": form, "next": _safe_next(request)}
+            return render(request, "registration/signup.html", context, status=429)
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -42,3 +51,17 @@ def profile(request, username: str):
         "played": played,
     }
     return render(request, "accounts/profile.html", context)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset form, limited per connection, browser, account and mailbox: each request sends
+    an email, so a flood would spam a player's inbox (and our mail sender's reputation)."""
+
+    def form_valid(self, form):
+        request = self.request
+        mailbox = throttle.Asker("", session=f"mail:{form.cleaned_data['email'].lower()}")
+        allowed = throttle.check("password_reset", throttle.asker_for_request(request))
+        if not (throttle.check("password_reset", mailbox) and allowed):
+            form.add_error(None, TOO_MANY_RESETS)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)

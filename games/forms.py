@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
+from ludopat.numbers import AsciiIntegerField, parse_int
+
 from .engine.board import COLOURS
 from .models import LEVELS, RULESETS, Seat
 
@@ -167,13 +169,13 @@ class FriendsRoomForm(SetupForm):
 
 
 class VersionForm(forms.Form):
-    version = forms.IntegerField(min_value=0, max_value=10**9)
-    seat = forms.IntegerField(min_value=0, max_value=3, required=False)
+    version = AsciiIntegerField(min_value=0, max_value=10**9)
+    seat = AsciiIntegerField(min_value=0, max_value=3, required=False)
 
 
 class MoveForm(VersionForm):
     colour = forms.ChoiceField(choices=[(c, c) for c in COLOURS])
-    index = forms.IntegerField(min_value=0, max_value=3)
+    index = AsciiIntegerField(min_value=0, max_value=3)
     die = forms.CharField(max_length=5, required=False)
     pair = forms.BooleanField(required=False)
 
@@ -183,28 +185,29 @@ class MoveForm(VersionForm):
             return None
         if value == "total":
             return "total"
-        if value.isdigit() and 1 <= int(value) <= 6:
-            return int(value)
+        die = parse_int(value, 1, 6)
+        if die is not None:
+            return die
         raise forms.ValidationError("A die is a number from 1 to 6, or “total”.")
 
 
 class SeatForm(forms.Form):
-    seat = forms.IntegerField(min_value=0, max_value=3)
+    seat = AsciiIntegerField(min_value=0, max_value=3)
     kind = forms.ChoiceField(choices=[("computer", "Computer"), ("open", "Open seat")])
     level = forms.ChoiceField(choices=LEVELS, required=False)
 
 
 class SeedForm(forms.Form):
-    seat = forms.IntegerField(min_value=0, max_value=3)
+    seat = AsciiIntegerField(min_value=0, max_value=3)
     seed = forms.CharField(max_length=64)
 
 
 class SeatIndexForm(forms.Form):
-    seat = forms.IntegerField(min_value=0, max_value=3)
+    seat = AsciiIntegerField(min_value=0, max_value=3)
 
 
 class OptionalSeatForm(forms.Form):
-    seat = forms.IntegerField(min_value=0, max_value=3, required=False)
+    seat = AsciiIntegerField(min_value=0, max_value=3, required=False)
 
 
 class ChatForm(forms.Form):
@@ -212,5 +215,5 @@ class ChatForm(forms.Form):
 
 
 class ReportForm(forms.Form):
-    message = forms.IntegerField(min_value=1)
+    message = AsciiIntegerField(min_value=1, max_value=2**63 - 1)
     reason = forms.CharField(max_length=200, required=False)

@@ -14,6 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 
+from ludopat.numbers import parse_int
+
 from . import engine
 from .board_layout import token_cell
 from .board_view import board_context
@@ -111,11 +113,7 @@ def _round_number(value: str | None, current: int) -> int | None:
     """The round asked for (the current one by default), or None if there is no such round."""
     if value in (None, ""):
         return current
-    try:
-        number = int(value)
-    except ValueError:
-        return None
-    return number if 1 <= number <= current else None
+    return parse_int(value, 1, current)
 
 
 def replay_data(record: dict[str, Any]) -> dict[str, Any]:

@@ -2,11 +2,13 @@
 
 from django.urls import path
 
+import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>)
+
 from . import pages
 
 urlpatterns = [
     path("rules/", pages.rules_index, name="rules_index"),
-    path("rules/<str:ruleset>/", pages.rules, name="rules"),
-    path("games/<str:game_id>/replay/", pages.replay, name="game_replay"),
-    path("games/<str:game_id>/verify/", pages.verify, name="game_verify"),
+    path("rules/<name:ruleset>/", pages.rules, name="rules"),
+    path("games/<gameid:game_id>/replay/", pages.replay, name="game_replay"),
+    path("games/<gameid:game_id>/verify/", pages.verify, name="game_verify"),
 ]

@@ -38,7 +38,7 @@ class Asker:
 
     def handles(self) -> list[tuple[str, bool]]:
         """(key, is the address) for each handle this asker has."""
-        found = [(f"addr:{self.address}", True)]
+        found = [(f"addr:{self.address}", True)] if self.address else []
         if self.session:
             found.append((f"sess:{self.session}", False))
         if self.account is not None:
@@ -70,7 +70,7 @@ def address_factor() -> int:
     return int(getattr(settings, "LUDOPAT_ADDRESS_RATE_FACTOR", 4))
 
 
-def allow(kind: str, asker: Asker, scope: str = "") -> bool:
+def check(kind: str, asker: Asker, scope: str = "") -> bool:
     """Count one `kind` event (in `scope`, e.g. a game id) for every handle of `asker`; False when any
     handle is over its limit."""
     count, window = rate(kind)
@@ -83,7 +83,12 @@ def allow(kind: str, asker: Asker, scope: str = "") -> bool:
 
 def allow_action(game_id: str, asker: Asker) -> bool:
     """Whether this person may act in this game now."""
-    return allow("action", asker, game_id)
+    return check("action", asker, game_id)
+
+
+def allow(game_id: str, who: str) -> bool:
+    """Old entry point (a session key alone), kept until the game's WebSocket passes an Asker."""
+    return allow_action(game_id, Asker("", who))
 
 
 def within(kind: str, key: str, count: int, window: int) -> bool:

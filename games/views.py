@@ -7,13 +7,15 @@ flood of requests.
 
 from __future__ import annotations
 
-import json
 import time
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+
+from ludopat.client_json import BadJson, as_fields, parse_object
+from ludopat.numbers import parse_int
 
 from . import actions, commands, throttle
 from .actors import Actor, actor_for
@@ -71,8 +73,8 @@ def new_game(request: HttpRequest, mode: str) -> HttpResponse:
         form = form_class(request.POST)
         if form.is_valid():
             actor = _actor(request)
-            if not throttle.allow("new", actor.key):
-                return _too_many(request)
+            if not throttle.check("new_game", throttle.asker_for_request(request, actor.key)):
+                return _too_many(request, "Too many new games at once: wait a few minutes.")
             try:
                 timer = form.timer_spec() if hasattr(form, "timer_spec") else None
                 game = actions.create_game(
@@ -139,8 +141,9 @@ def live(request: HttpRequest, game_id: str) -> HttpResponse:
     return HttpResponse(render_live(game, vp, seats=seats))
 
 
-def _too_many(request: HttpRequest) -> HttpResponse:
-    message = "Too many actions at once: wait a moment and try again."
+def _too_many(
+    request: HttpRequest, message: str = "Too many actions at once: wait a moment and try again."
+) -> HttpResponse:
     if request.htmx:
         return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
     return render(
@@ -156,12 +159,9 @@ def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
     data = request.POST.dict()
     if request.content_type == "application/json":
         try:
-            body = json.loads(request.body or b"{}")
-        except ValueError:
-            body = None
-        if not isinstance(body, dict):
-            return _refused(request, game_id, actor, GameError("Bad request: send a JSON object."))
-        data = {k: v for k, v in body.items() if k != "HEADERS"}
+            data = as_fields(parse_object(request.body))
+        except BadJson as error:
+            return _refused(request, game_id, actor, GameError(str(error)))
     try:
         commands.run(name, game_id, actor, data)
     except GameError as error:
@@ -196,9 +196,9 @@ def record_json(request: HttpRequest, game_id: str) -> HttpResponse:
         return JsonResponse({"error": NOT_FOUND}, status=404)
     round_number = request.GET.get("round")
     if round_number is not None:
-        if not round_number.isdigit() or not 1 <= int(round_number) <= game.round:
+        round_number = parse_int(round_number, 1, game.round)
+        if round_number is None:
             return JsonResponse({"error": "There is no such round in this game."}, status=404)
-        round_number = int(round_number)
     record = record_for(game, round_number)
     response = JsonResponse(record, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'inline; filename="ludopat-{game.pk}.json"'

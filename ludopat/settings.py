@@ -5,6 +5,8 @@ REDIS_URL      default: the embedded Redis that `make run` starts (port EMBEDDED
 SECRET_KEY     default: generated once and kept in .secret_key (git-ignored)
 DEBUG, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, HTTPS (1 behind TLS), EMAIL_HOST/EMAIL_PORT/EMAIL_HOST_USER/
 EMAIL_HOST_PASSWORD/EMAIL_USE_TLS/DEFAULT_FROM_EMAIL (unset EMAIL_HOST: mail goes to the console).
+LUDOPAT_PROXY_COUNT (reverse proxies in front of the site; default 1 with HTTPS=1, else 0) and
+LUDOPAT_PROXY_HEADER (the header they append the client's address to; default X-Forwarded-For).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "ludopat.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -160,6 +163,12 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_HTTP_RESPONSE_CODE = 429
 
+# The client's address behind our reverse proxies (ludopat/client_address.py): how many proxies append
+# to which header. The rate limits and django-axes read it the same way; 0 means REMOTE_ADDR.
+LUDOPAT_PROXY_COUNT = env_int("LUDOPAT_PROXY_COUNT", 1 if HTTPS else 0)
+LUDOPAT_PROXY_HEADER = os.environ.get("LUDOPAT_PROXY_HEADER", "X-Forwarded-For")
+AXES_CLIENT_IP_CALLABLE = "ludopat.client_address.from_request"
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads it to send X-CSRFToken
 
@@ -210,6 +219,12 @@ LUDOPAT_DISCONNECT_GRACE = 5.0  # a disconnected player's due action waits this 
 LUDOPAT_AWAY_DELAY = 2.0  # the bot's pause before acting for a seat marked away
 LUDOPAT_ACTION_RATE = (30, 10)  # at most 30 actions per 10 s per player, then 429
 LUDOPAT_CHAT_RATE = (5, 10)  # at most 5 chat messages per 10 s per player
+# Other rate limits (games/throttle.py): (events, seconds) per browser and per account; a client
+# address may do LUDOPAT_ADDRESS_RATE_FACTOR times as much (it may be a school or a café).
+LUDOPAT_RATES = {"new_game": (20, 600), "signup": (5, 3600), "password_reset": (5, 3600)}
+LUDOPAT_ADDRESS_RATE_FACTOR = 4
+# Every WebSocket connection's frames: a burst of 30, then 3 a second; faster closes it (code 4429).
+LUDOPAT_FRAME_RATE = (30, 3.0)
 AUTH_USER_MODEL = "accounts.User"
 
 # Celery beat: the deadline sweeper of timed games (games.timers). A sweep not started within its
@@ -219,5 +234,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_deadlines",
         "schedule": 2.0,
         "options": {"expires": 2.0},
+    },
+    # Expired sessions (one per anonymous visitor) are deleted hourly; they would pile up for ever.
+    "clear-sessions": {
+        "task": "accounts.tasks.clear_sessions",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
     },
 }

@@ -1,13 +1,16 @@
 from django.contrib import admin
 from django.urls import include, path
 
+import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>)
+
 from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
-    path("u/<str:username>/", include("accounts.profile_urls")),
+    path("leaderboard/", include("leaderboard.urls")),
+    path("u/<username:username>/", include("accounts.profile_urls")),
     path("", include("games.urls")),
     path("", include("games.pages_urls")),
 ]

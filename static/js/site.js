@@ -9,3 +9,9 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 });
+
+// A button with data-confirm asks before its form is sent (no inline onclick: the CSP forbids them).
+document.addEventListener("click", (event) => {
+  const button = event.target.closest?.("[data-confirm]");
+  if (button && !window.confirm(button.dataset.confirm)) event.preventDefault();
+});

@@ -1,0 +1,13 @@
+"""Celery tasks of accounts: housekeeping that beat runs on a schedule (ludopat/settings.py)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.core.management import call_command
+
+
+@shared_task(name="accounts.tasks.clear_sessions")
+def clear_sessions() -> None:
+    """Delete expired sessions: every anonymous page view writes a session row (the player key), and
+    without this they pile up for ever."""
+    call_command("clearsessions")

@@ -1,0 +1,39 @@
+"""Path converters: a URL matches only when its ids are well formed, so a malformed id (a NUL byte,
+a 10,000-character string, a slash trick) is Django's plain 404 and never reaches a database query
+(PostgreSQL refuses NUL bytes in text with an error, which was a 500).
+
+Importing this module registers them; every URL module that uses them imports it.
+"""
+
+from __future__ import annotations
+
+from django.urls import register_converter
+
+
+class GameIdConverter:
+    """A room id: `secrets.token_urlsafe` characters, no longer than the column (24)."""
+
+    regex = r"[A-Za-z0-9_-]{1,24}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+class UsernameConverter(GameIdConverter):
+    """A username as Django's validator allows it: letters, digits and @ . + - _ (150 at most)."""
+
+    regex = r"[\w.@+-]{1,150}"
+
+
+class NameConverter(GameIdConverter):
+    """A word from a fixed list (a mode, a rule set): the view still checks it against the list."""
+
+    regex = r"[a-z]{1,20}"
+
+
+register_converter(GameIdConverter, "gameid")
+register_converter(UsernameConverter, "username")
+register_converter(NameConverter, "name")
