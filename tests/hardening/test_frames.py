@@ -1,0 +1,70 @@
+"""WebSocket frames cost a token each: a client that floods is closed with a code pages don't retry."""
+
+from __future__ import annotations
+
+import pytest
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+
+from games.frame_limit import ABUSE_CLOSE_CODE
+from ludopat.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+HOST = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+
+
+@pytest.fixture(autouse=True)
+def fresh_layer(redis_client):
+    channel_layers.backends.clear()  # each test has its own event loop
+
+
+async def online_socket() -> WebsocketCommunicator:
+    ws = WebsocketCommunicator(application, "/ws/online/", headers=HOST)
+    connected, _ = await ws.connect()
+    assert connected
+    await ws.receive_from()  # the count on arrival
+    return ws
+
+
+async def test_a_heartbeat_flood_on_the_online_socket_is_closed(settings, redis_client):
+    settings.LUDOPAT_FRAME_RATE = (5, 0.5)
+    ws = await online_socket()
+    for _ in range(5):
+        await ws.send_to(text_data='{"heartbeat": "1"}')
+    await ws.receive_nothing(timeout=0.2)  # within the burst: still open, nothing to say
+    await ws.send_to(text_data='{"heartbeat": "1"}')
+    closed = await ws.receive_output(timeout=2)
+    assert closed == {"type": "websocket.close", "code": ABUSE_CLOSE_CODE}
+    await ws.disconnect()
+
+
+async def test_each_cookieless_socket_has_its_own_bucket(settings, redis_client):
+    settings.LUDOPAT_FRAME_RATE = (3, 0.1)
+    first, second = await online_socket(), await online_socket()
+    await first.receive_from()  # hears of the second
+    for _ in range(4):
+        await first.send_to(text_data="{}")
+    assert (await first.receive_output(timeout=2))["code"] == ABUSE_CLOSE_CODE
+    await first.disconnect()
+    for _ in range(3):
+        await second.send_to(text_data="{}")
+    await second.receive_nothing(timeout=0.2)  # the neighbour's flood did not empty this one
+    assert redis_client.zcard("ludopat:online") == 1
+    await second.disconnect()
+
+
+def set_reads(redis_client) -> int:
+    stats = redis_client.info("commandstats")
+    return sum(stats.get(f"cmdstat_{c}", {}).get("calls", 0) for c in ("zrange", "zrangebyscore"))
+
+
+async def test_a_heartbeat_does_not_read_the_whole_online_set(redis_client):
+    ws = await online_socket()
+    await ws.receive_nothing(timeout=0.3)  # arrival's own reads are done
+    before = set_reads(redis_client)
+    for _ in range(10):
+        await ws.send_to(text_data='{"heartbeat": "1"}')
+    await ws.receive_nothing(timeout=0.3)
+    assert set_reads(redis_client) == before
+    assert redis_client.zcard("ludopat:online") == 1  # but the connection is kept fresh
+    await ws.disconnect()
