@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import actions, chat, forms, pauses, timers
+from . import actions, forms
+from .actions import chat, pauses, timers
 from .actors import Actor
 from .errors import GameError
 

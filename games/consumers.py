@@ -15,8 +15,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.html import escape
 
-from . import actions, actors, commands, presence, throttle
-from .actions import group_name
+from . import actions, actors, broadcast, commands, presence, throttle
+from .broadcast import group_name
 from .errors import GameError
 from .models import ChatMessage, Game
 from .render import render_chat_log, render_chat_message, render_live, viewpoint_for
@@ -45,9 +45,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 )
             if not came_back:
                 # Others' pages show this player as connected again.
-                await self.channel_layer.group_send(
-                    self.group, {"type": "game.update", "version": -1, "presence": True}
-                )
+                await broadcast.presence_changed(self.channel_layer, self.game_id)
         await self._send_board()
 
     @database_sync_to_async
@@ -63,7 +61,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         else:
             self.actor = actors.Actor(None, key)
         seats = list(game.seats.all())
-        self.seat_ids = [s.pk for s in actions.seats_of(game, seats, self.actor)]
+        self.seat_ids = [s.pk for s in actors.seats_of(game, seats, self.actor)]
         if game.mode != Game.Mode.FRIENDS:
             self.seat_ids = []  # presence matters only where absent people are waited for
         return True
@@ -78,9 +76,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
             if gone:
                 await database_sync_to_async(actions.seat_disconnected)(list(gone), self.game_id)
-                await self.channel_layer.group_send(
-                    self.group, {"type": "game.update", "version": -1, "presence": True}
-                )
+                await broadcast.presence_changed(self.channel_layer, self.game_id)
 
     async def receive(self, text_data=None, bytes_data=None):
         try:
@@ -152,9 +148,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._identify()
         if self.seat_ids:
             await sync_to_async(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
-            await self.channel_layer.group_send(
-                self.group, {"type": "game.update", "version": -1, "presence": True}
-            )
+            await broadcast.presence_changed(self.channel_layer, self.game_id)
 
     async def _send_board(self, force: bool = True, notice: str = "") -> None:
         html, version = await self._render(notice)

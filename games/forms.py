@@ -142,7 +142,7 @@ class FriendsRoomForm(SetupForm):
     )
 
     def __init__(self, *args, **kwargs):
-        from .actions import PAUSE_COUNT_CHOICES, pause_seconds_choices, timer_choices
+        from .actions.core import PAUSE_COUNT_CHOICES, pause_seconds_choices, timer_choices
 
         super().__init__(*args, **kwargs)
         self.fields["timer"].choices = [

@@ -82,6 +82,8 @@ class Game(models.Model):
     pause_seconds = models.PositiveIntegerField(default=60)
     # Not null while a pause runs: the acting seat's time left when it began (the clock stands still).
     paused_remaining_ms = models.PositiveIntegerField(null=True, blank=True)
+    # Tries of the computer's turn that raised at this version: after 3 it plays a random legal action.
+    bot_failures = models.PositiveSmallIntegerField(default=0)
 
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

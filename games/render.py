@@ -16,7 +16,8 @@ from django.urls import reverse
 
 from leaderboard.points import points_for
 
-from . import actions, engine, pauses, presence
+from . import actions, actors, engine, presence
+from .actions import chat, pauses
 from .actors import Actor
 from .board_view import board_context
 from .models import Action, Game, Round, Seat
@@ -39,8 +40,8 @@ class Viewpoint:
 
 
 def viewpoint_for(game: Game, seats: list[Seat], actor: Actor) -> Viewpoint:
-    mine = tuple(s.index for s in actions.seats_of(game, seats, actor))
-    host = actions.owns(game, actor)
+    mine = tuple(s.index for s in actors.seats_of(game, seats, actor))
+    host = actors.owns(game, actor)
     if game.mode != Game.Mode.FRIENDS:
         return Viewpoint("owner", mine, host=host) if mine else Viewpoint("spectator")
     if mine:
@@ -330,7 +331,6 @@ def _where(progress: int) -> str:
 
 def chat_context(game: Game, seats: list[Seat], actor: Actor) -> dict:
     """What the chat panel needs (game.html, and the WebSocket's whole-log resync)."""
-    from . import chat
 
     # Every room with two or more places for people shows the panel, from the waiting room on (the page
     # around the live board is not re-rendered when guests arrive); the service decides who may write.
@@ -340,7 +340,7 @@ def chat_context(game: Game, seats: list[Seat], actor: Actor) -> dict:
         "game": game,
         "chat_enabled": enabled,
         "chat_open": chat.chat_open(game),
-        "chat_player": bool(actions.seats_of(game, seats, actor)),
+        "chat_player": bool(actors.seats_of(game, seats, actor)),
         "chat_messages": chat.messages(game) if enabled else [],
         "viewer_id": actor.user_id,
         "reported": chat.reported_by(game, actor) if enabled else set(),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import actions, timers
+from . import actions
+from .actions import timers
 
 
 @shared_task(ignore_result=True)

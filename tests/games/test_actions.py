@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from games import actions, commands, engine
-from games.actions import Conflict, GameError, GameNotFound, NotAllowed, StaleVersion
 from games.engine import fair
+from games.errors import Conflict, GameError, GameNotFound, NotAllowed, StaleVersion
 from games.models import Action, Game, Round, Seat
 from games.records import record_for
 from games.tasks import bot_turn
@@ -156,7 +156,7 @@ def test_a_move_is_logged_and_the_state_replays_from_the_log():
     assert game.version == before + 1
     last = Action.objects.get(game=game, seq=game.version)
     assert last.kind == "move" and last.data["move"]["token"] == [m.colour, m.index]
-    actions._STATES.clear()  # rebuilt from the Action log alone
+    actions.core._STATES.clear()  # rebuilt from the Action log alone
     assert actions.engine_state(game).to_json() == game.state
 
 
@@ -314,8 +314,8 @@ def test_commit_notifies_the_group_and_schedules_the_bot(
         game, me(actor), lambda g: not turn_seat(g).is_bot and g.state["awaiting"] == "roll"
     )
     with (
-        mock.patch("games.actions.notify") as notify,
-        mock.patch("games.tasks.bot_turn.apply_async") as schedule,
+        mock.patch("games.broadcast.board_changed") as notify,
+        mock.patch("ludopat.celery.app.send_task") as schedule,
         django_capture_on_commit_callbacks(execute=True),
     ):
         actions.do_roll(game.pk, actor, game.version)
@@ -323,7 +323,7 @@ def test_commit_notifies_the_group_and_schedules_the_bot(
     notify.assert_called_with(game.pk, game.version)
     if turn_seat(game) and turn_seat(game).is_bot:
         schedule.assert_called_once()
-        assert schedule.call_args.args[0] == (game.pk, game.version)
+        assert schedule.call_args.args[:2] == ("games.tasks.bot_turn", (game.pk, game.version))
 
 
 # --- resigning, abandoning, continuing -------------------------------------------------------------
@@ -479,6 +479,6 @@ def test_every_rule_set_plays_through_the_actions(ruleset, options):
     actor = anon()
     game = local_game(actor, ruleset=ruleset, options=options, names=("Ann", "Ben"))
     game = play_until(game, me(actor), lambda g: g.version > 60)
-    actions._STATES.clear()
+    actions.core._STATES.clear()
     assert actions.engine_state(game).to_json() == game.state
     step(game, me(actor))

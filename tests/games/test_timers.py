@@ -10,8 +10,9 @@ from django.contrib.admin.sites import site
 from django.test import Client
 from django.utils import timezone
 
-from games import actions, chat, pauses, presence, timers
-from games.actions import Conflict, GameError, NotAllowed, SeatSpec, TimerSpec
+from games import actions, presence
+from games.actions import SeatSpec, TimerSpec, chat, pauses, timers
+from games.errors import Conflict, GameError, NotAllowed
 from games.forms import FriendsRoomForm
 from games.models import Action, ChatMessage, ChatReport, Game, Pause, Seat
 from tests.games.webplay import SEED, everyone_here, fresh, member, turn_seat

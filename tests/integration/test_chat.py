@@ -4,15 +4,17 @@ pause, delivered live and escaped, length and rate limits, reports, mutes."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 
-from games import actions, pauses
-from games.actions import SeatSpec, TimerSpec
+from games import actions
+from games.actions import SeatSpec, TimerSpec, pauses
 from games.models import ChatMessage, ChatReport, Seat
 from tests.games.test_consumers import connect, session_for
 from tests.games.webplay import SEED, everyone_here, fresh, member
@@ -101,12 +103,13 @@ async def test_chat_is_live_escaped_limited_reportable_and_mutable():
 
     @database_sync_to_async
     def mute():
-        get_user_model().objects.filter(pk=bob.pk).update(is_muted=True)
+        until = timezone.now() + timedelta(hours=1)
+        get_user_model().objects.filter(pk=bob.pk).update(muted_until=until, mute_reason="Spam")
 
     await mute()
     await say(b, "hello?")
     toast = await next_matching(b, "toast")
-    assert "muted" in toast
+    assert "Muted until" in toast and "Spam" in toast  # when it ends and why
     assert not await database_sync_to_async(
         ChatMessage.objects.filter(game=game, user=bob, text="hello?").exists
     )()

@@ -10,8 +10,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import actions, engine, pauses, presence, timers
-from games.actions import Conflict, SeatSpec, TimerSpec
+from games import actions, engine, presence
+from games.actions import SeatSpec, TimerSpec, pauses, timers
+from games.errors import Conflict
 from games.models import Action, Game, Seat
 from games.tasks import game_deadline
 from tests.games.webplay import SEED, everyone_here, fresh, member, turn_seat

@@ -11,20 +11,20 @@ duplicated call does nothing.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
-from . import actions, pauses, presence
-from .actors import Actor, playing_seats
-from .errors import Conflict
-from .models import Action, Game, Seat
+from .. import presence
+from ..actors import Actor, playing_seats
+from ..errors import Conflict
+from ..models import Action, Game, Seat
+from . import core, pauses
+from .turns import play_computer_turn, play_for
 
 log = logging.getLogger(__name__)
 
 BOT_LEVEL = "strong"  # the bot that plays for people in timed rooms
-EARLY = timedelta(milliseconds=100)  # a timer may fire this much early (clock granularity)
 
 
 def do_deadline(game_id: str, version: int | None = None) -> bool:
@@ -39,39 +39,48 @@ def do_deadline(game_id: str, version: int | None = None) -> bool:
         if version is not None and game.version != version:
             return False
         now = timezone.now()
-        if game.deadline > now + EARLY:
-            return False  # moved later (a reconnection, a resumed pause): its own task will come
-        if not actions.is_timed(game) or game.status != Game.Status.PLAYING:
+        if game.deadline > now:
+            # Never before the deadline. A task that came early (clock skew, eta rounding) comes
+            # back at the deadline; one whose deadline moved later finds a newer version then.
+            if version is not None:
+                game_id, deadline = game.pk, game.deadline
+                transaction.on_commit(lambda: core.schedule_deadline(game_id, version, deadline))
+            return False
+        if game.status != Game.Status.PLAYING:
             return _disarm(game)
         if game.is_paused:
             pauses.end_pause(game, None)
             return True
-        seats = actions.seats_in(game)
-        state = actions.engine_state(game)
-        seat = actions.turn_seat(game, seats, state)
-        if seat is None or seat.is_bot:
+        seats = core.seats_in(game)
+        state = core.engine_state(game)
+        seat = core.turn_seat(game, seats, state)
+        if seat is None:
+            return _disarm(game)
+        if seat.is_bot:  # a computer's turn whose task was lost or failed, in any kind of game
+            return play_computer_turn(game.pk, game.version, level=None)
+        if not core.is_timed(game):
             return _disarm(game)
         deadline = game.deadline
-        timed_out = game.turn_deadline is None or now + EARLY >= game.turn_deadline
+        timed_out = game.turn_deadline is None or now >= game.turn_deadline
         if seat.is_away:
             auto = Action.Auto.AWAY
         elif timed_out:
             auto = Action.Auto.TIMEOUT
             seat.timeouts_in_row += 1
             fields = ["timeouts_in_row"]
-            if seat.timeouts_in_row >= actions.AWAY_AFTER_TIMEOUTS:
+            if seat.timeouts_in_row >= core.AWAY_AFTER_TIMEOUTS:
                 seat.is_away = True
                 fields.append("is_away")
             seat.save(update_fields=fields)
         else:
             connected = presence.connected_seats(game.pk)
             if seat.pk in connected:  # back online before the grace ran out
-                game.deadline = actions.act_at(game, seat, now, connected)
+                game.deadline = core.act_at(game, seat, now, connected)
                 game.save(update_fields=["deadline"])
-                actions.schedule_deadline_on_commit(game)
+                core.schedule_deadline_on_commit(game)
                 return False
             auto = Action.Auto.ABSENT
-        actions.play_for(game, seats, seat, state, BOT_LEVEL, auto=auto, deadline=deadline)
+        play_for(game, seats, seat, state, BOT_LEVEL, auto=auto, deadline=deadline)
         return True
 
 
@@ -105,9 +114,9 @@ def sweep() -> int:
 def do_back(game_id: str, actor: Actor) -> Seat:
     """An away player says "I'm back": the bot stops playing for them; a due action gets a full timer."""
     with transaction.atomic():
-        game = actions.lock_game(game_id)
-        actions.check_playing(game)
-        seats = actions.seats_in(game)
+        game = core.lock_game(game_id)
+        core.check_playing(game)
+        seats = core.seats_in(game)
         mine = playing_seats(game, seats, actor, "You have no seat in this game.")
         away = [s for s in mine if s.is_away]
         if not away:
@@ -118,10 +127,10 @@ def do_back(game_id: str, actor: Actor) -> Seat:
         seat = away[0]
         text = f"{seat.display_name} is back."
         game.message = text
-        actions.record_action(game, Action.Kind.BACK, seat, {}, text)
-        state = actions.engine_state(game)
-        turn = actions.turn_seat(game, seats, state)
+        core.record_action(game, Action.Kind.BACK, seat, {}, text)
+        state = core.engine_state(game)
+        turn = core.turn_seat(game, seats, state)
         if not game.is_paused and turn in away:
-            actions.arm_timer(game, seats, state)  # their due action: a full timer again
-        actions.save_game(game, state)
+            core.arm_timer(game, seats, state)  # their due action: a full timer again
+        core.save_game(game, state)
         return seat

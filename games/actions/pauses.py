@@ -12,10 +12,10 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from . import actions
-from .actors import Actor, playing_seats
-from .errors import Conflict
-from .models import Action, Game, Pause, Seat
+from ..actors import Actor, playing_seats
+from ..errors import Conflict
+from ..models import Action, Game, Pause, Seat
+from . import core
 
 
 def people_game(game: Game, seats: list[Seat]) -> bool:
@@ -52,13 +52,13 @@ def _my_seat(game: Game, seats: list[Seat], actor: Actor) -> Seat:
 def do_pause(game_id: str, actor: Actor) -> Pause:
     """Stop the clock and open the chat, if the player has a pause left."""
     with transaction.atomic():
-        game = actions.lock_game(game_id)
+        game = core.lock_game(game_id)
         if game.is_over:
             raise Conflict("This game is over: there is nothing to pause.")
-        actions.check_playing(game)
-        seats = actions.seats_in(game)
+        core.check_playing(game)
+        seats = core.seats_in(game)
         seat = _my_seat(game, seats, actor)
-        if not actions.is_timed(game) or not people_game(game, seats):
+        if not core.is_timed(game) or not people_game(game, seats):
             raise Conflict("Pauses are for timed games between people.")
         if game.is_paused:
             raise Conflict("The game is already paused.")
@@ -86,17 +86,17 @@ def do_pause(game_id: str, actor: Actor) -> Pause:
             "The chat is open."
         )
         game.message = text
-        actions.record_action(game, Action.Kind.PAUSE, seat, {"remaining_ms": remaining}, text)
-        actions.save_game(game, actions.engine_state(game))
+        core.record_action(game, Action.Kind.PAUSE, seat, {"remaining_ms": remaining}, text)
+        core.save_game(game, core.engine_state(game))
         return pause
 
 
 def do_resume(game_id: str, actor: Actor) -> Game:
     """Any player ends the pause: the clock runs on with the time that was left."""
     with transaction.atomic():
-        game = actions.lock_game(game_id)
-        actions.check_playing(game)
-        seats = actions.seats_in(game)
+        game = core.lock_game(game_id)
+        core.check_playing(game)
+        seats = core.seats_in(game)
         seat = _my_seat(game, seats, actor)
         if not game.is_paused:
             raise Conflict("The game is not paused.")
@@ -106,7 +106,7 @@ def do_resume(game_id: str, actor: Actor) -> Game:
 
 def end_pause(game: Game, seat: Seat | None, seats: list[Seat] | None = None) -> None:
     """End the running pause (the game row is locked): resumed by `seat`, or run out (None)."""
-    seats = seats if seats is not None else actions.seats_in(game)
+    seats = seats if seats is not None else core.seats_in(game)
     now = timezone.now()
     pause = current_pause(game)
     remaining = (game.paused_remaining_ms or 0) / 1000
@@ -116,7 +116,7 @@ def end_pause(game: Game, seat: Seat | None, seats: list[Seat] | None = None) ->
     game.paused_remaining_ms = None
     text = f"{seat.display_name} resumed the game." if seat else "The pause is over."
     game.message = text
-    actions.record_action(game, Action.Kind.RESUME, seat, {}, text)
-    state = actions.engine_state(game)
-    actions.arm_timer(game, seats, state, remaining=remaining)
-    actions.save_game(game, state)
+    core.record_action(game, Action.Kind.RESUME, seat, {}, text)
+    state = core.engine_state(game)
+    core.arm_timer(game, seats, state, remaining=remaining)
+    core.save_game(game, state)

@@ -11,16 +11,15 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from . import actions, throttle
-from .actors import Actor
-from .errors import Conflict, GameError, NotAllowed
-from .models import ChatMessage, ChatReport, Game, Seat
+from .. import broadcast, throttle
+from ..actors import Actor, seats_of
+from ..errors import Conflict, GameError, GameNotFound, NotAllowed
+from ..models import ChatMessage, ChatReport, Game, Seat
+from . import core
 from .pauses import people_game
 
 MAX_LENGTH = ChatMessage.MAX_LENGTH
@@ -65,9 +64,9 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
     if len(cleaned) > MAX_LENGTH:
         raise GameError(f"A message is at most {MAX_LENGTH} characters.")
     with transaction.atomic():
-        game = actions.lock_game(game_id)
-        seats = actions.seats_in(game)
-        mine = actions.seats_of(game, seats, actor)
+        game = core.lock_game(game_id)
+        seats = core.seats_in(game)
+        mine = seats_of(game, seats, actor)
         if not mine or not can_chat(game, seats):
             raise NotAllowed("Only the players of this game can chat.")
         if not chat_open(game):
@@ -83,30 +82,18 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
             game=game, seat=mine[0], user=user, name=mine[0].display_name, text=cleaned
         )
         game_pk, message_pk = game.pk, message.pk
-        transaction.on_commit(lambda: deliver(game_pk, message_pk))
+        transaction.on_commit(lambda: broadcast.chat_message(game_pk, message_pk))
         return message
-
-
-def deliver(game_id: str, message_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            actions.group_name(game_id), {"type": "chat.message", "id": message_id}
-        )
-    except Exception:  # a viewer gets the whole chat on its next resync
-        actions.log.exception("could not deliver chat message %s", message_id)
 
 
 def do_report(game_id: str, actor: Actor, message_id: int, reason: str = "") -> ChatReport:
     """A player flags a message for the moderators (once per message)."""
     message = ChatMessage.objects.filter(pk=message_id, game_id=game_id).first()
     if message is None:
-        raise actions.GameNotFound("There is no such message in this game.")
+        raise GameNotFound("There is no such message in this game.")
     game = message.game
     seats = list(game.seats.all())
-    if not actions.seats_of(game, seats, actor) or actor.user_id is None:
+    if not seats_of(game, seats, actor) or actor.user_id is None:
         raise NotAllowed("Only the players of this game can report a message.")
     if message.user_id == actor.user_id:
         raise Conflict("That is your own message.")

@@ -1,0 +1,134 @@
+"""Absent players: connections coming and going, and handing an absent player's seat to the computer."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import presence
+from ..actors import Actor, playing_seats
+from ..errors import Conflict
+from ..models import Action, Game, Seat
+from .core import (
+    act_at,
+    check_playing,
+    engine_state,
+    is_timed,
+    lock_game,
+    record_action,
+    save_game,
+    schedule_deadline_on_commit,
+    seats_in,
+    turn_seat,
+)
+from .setup import seat_at
+
+ABSENT_HANDOVER_SECONDS = 120
+
+
+def absent_since(game: Game, seat: Seat, connected: set[int]):
+    """Since when a seated player has been away (never connected: since the start)."""
+    if seat.pk in connected:
+        return None
+    return seat.last_seen or game.started
+
+
+def can_hand_over(game: Game, seat: Seat, connected: set[int], now=None) -> bool:
+    if game.mode != Game.Mode.FRIENDS or game.status != Game.Status.PLAYING:
+        return False
+    if seat.kind != Seat.Kind.HUMAN or seat.bot_controlled or seat.resigned:
+        return False
+    since = absent_since(game, seat, connected)
+    now = now or timezone.now()
+    return since is not None and now - since >= timedelta(seconds=ABSENT_HANDOVER_SECONDS)
+
+
+def do_replace_absent(game_id: str, actor: Actor, seat_index: int) -> Seat:
+    """After two minutes of waiting, another player hands an absent seat to the computer."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        check_playing(game)
+        seats = seats_in(game)
+        mine = playing_seats(game, seats, actor, "Only the players of this game can do that.")
+        seat = seat_at(seats, seat_index)
+        if seat in mine:
+            raise Conflict("That is your own seat.")
+        connected = presence.connected_seats(game.pk)
+        if not can_hand_over(game, seat, connected):
+            raise Conflict(
+                f"{seat.display_name} can be handed to the computer after two minutes away."
+            )
+        seat.bot_controlled = True
+        seat.save(update_fields=["bot_controlled"])
+        text = f"The computer plays for {seat.display_name} until they come back."
+        game.message = text
+        record_action(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
+        save_game(game)
+        return seat
+
+
+def seat_connected(game_id: str, seat_id: int) -> bool:
+    """A seated player connected: their seat comes back from the computer (unless they resigned), and
+    in a timed room an action of theirs that the grace period brought forward gets its own time back."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            return False
+        seat = Seat.objects.filter(pk=seat_id, game=game).first()
+        if seat is not None:
+            _restore_deadline(game, seat)
+        if seat is None or not seat.bot_controlled or seat.resigned or game.is_over:
+            return False
+        seat.bot_controlled = False
+        seat.save(update_fields=["bot_controlled"])
+        text = f"{seat.display_name} is back and plays again."
+        game.message = text
+        record_action(game, Action.Kind.TAKEOVER, seat, {"bot": False}, text)
+        save_game(game)
+        return True
+
+
+def seat_disconnected(seat_ids: list[int], game_id: str | None = None) -> None:
+    """The last connection of these seats closed: remember when; in a timed room, if one of them is to
+    act, the bot plays for it once the grace period is over."""
+    now = timezone.now()
+    Seat.objects.filter(pk__in=seat_ids).update(last_seen=now)
+    if game_id is None:
+        return
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or not _clock_runs(game):
+            return
+        seats = seats_in(game)
+        seat = turn_seat(game, seats, engine_state(game))
+        if seat is None or seat.pk not in seat_ids or seat.is_bot:
+            return
+        sooner = act_at(game, seat, now, connected=presence.connected_seats(game.pk))
+        if game.deadline is None or sooner < game.deadline:
+            game.deadline = sooner
+            game.save(update_fields=["deadline"])
+            schedule_deadline_on_commit(game)
+
+
+def _clock_runs(game: Game) -> bool:
+    return (
+        is_timed(game)
+        and game.status == Game.Status.PLAYING
+        and not game.is_paused
+        and game.turn_deadline is not None
+    )
+
+
+def _restore_deadline(game: Game, seat: Seat) -> None:
+    """A player back online before the bot played for them: their action's own deadline again."""
+    if not _clock_runs(game) or seat.is_away:
+        return
+    current = turn_seat(game, seats_in(game), engine_state(game))
+    if current is None or current.pk != seat.pk or current.is_bot:
+        return
+    if game.deadline is not None and game.deadline < game.turn_deadline:
+        game.deadline = max(game.turn_deadline, timezone.now())
+        game.save(update_fields=["deadline"])
+        schedule_deadline_on_commit(game)

@@ -1,0 +1,131 @@
+"""Leaving: resigning, a guest leaving a room, the host closing it, abandoning a game."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from ..actors import Actor, owns, playing_seats, seats_of
+from ..errors import Conflict, NotAllowed
+from ..models import Action, Game, Seat
+from .core import (
+    check_playing,
+    engine_state,
+    lock_game,
+    record_action,
+    save_game,
+    seats_in,
+    turn_seat,
+)
+from .rounds import finish_round, gave_up_last
+
+
+def _active(seats: list[Seat]) -> list[Seat]:
+    return [s for s in seats if not s.resigned]
+
+
+def _resign(game: Game, seats: list[Seat], seat: Seat, how: str = "resign") -> None:
+    """`seat` gives up: with one opponent left the round ends (the winner, the resigner, then anyone
+    who resigned earlier); otherwise the computer plays on for the seat."""
+    seat.resigned = True
+    seat.bot_controlled = True
+    seat.save(update_fields=["resigned", "bot_controlled"])
+    others = [s for s in _active(seats) if s != seat]
+    text = f"{seat.display_name} resigned."
+    if len(others) == 1:
+        earlier = [s for s in seats if s.resigned and s != seat]
+        finish_round(game, seats, [others[0].index, seat.index] + [s.index for s in earlier], how)
+        text += f" {others[0].display_name} wins!"
+    else:
+        text += " The computer plays on for that seat."
+    game.message = text
+    game.new_round_votes = []
+    record_action(game, Action.Kind.RESIGN, seat, {}, text)
+    save_game(game, seats=seats)
+
+
+def do_resign(game_id: str, actor: Actor, seat_index: int | None = None) -> Game:
+    """A player gives up: with one opponent left the opponent wins; otherwise a computer plays on."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        check_playing(game)
+        seats = seats_in(game)
+        mine = playing_seats(game, seats, actor, "You have no seat in this game to resign.")
+        if seat_index is not None:
+            chosen = [s for s in mine if s.index == seat_index]
+            if not chosen:
+                raise NotAllowed("That seat is not yours.")
+            seat = chosen[0]
+        else:
+            state = engine_state(game)
+            current = turn_seat(game, seats, state)
+            seat = current if current in mine else mine[0]
+        _resign(game, seats, seat)
+        return game
+
+
+def do_leave(game_id: str, actor: Actor) -> Game:
+    """Leave a room: a guest before the start frees the seat; the host closes the room; in play, resign."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = seats_in(game)
+        mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
+        if game.is_over:
+            raise Conflict("This game is over.")
+        if game.status == Game.Status.OPEN:
+            if owns(game, actor):
+                return _abandon(game, seats, [], "The host closed the room.")
+            if not mine:
+                raise NotAllowed("You have no seat in this room.")
+            seat = mine[0]
+            name = seat.display_name
+            seat.kind, seat.user_id, seat.player_key, seat.name = Seat.Kind.OPEN, None, "", ""
+            seat.save()
+            game.message = f"{name} left the room."
+            record_action(game, Action.Kind.LEAVE, seat, {}, game.message)
+            save_game(game)
+            return game
+        if not mine:
+            raise NotAllowed("You have no seat in this game.")
+        if game.mode != Game.Mode.FRIENDS:
+            return _abandon(game, seats, mine, "The game was abandoned.")
+        _resign(game, seats, mine[0], "leave")
+        return game
+
+
+def _abandon(game: Game, seats: list[Seat], quitters: list[Seat], text: str) -> Game:
+    """The game ends without being played out: `quitters` gave it up (a room closed before its start
+    is cancelled, counting for nobody)."""
+    if game.status == Game.Status.OPEN:
+        finish_round(game, seats, [], "cancel")
+    else:
+        finish_round(game, seats, gave_up_last(seats, quitters), "abandon")
+    game.message = text
+    record_action(game, Action.Kind.ABANDON, None, {}, text)
+    save_game(game, seats=seats)
+    return game
+
+
+def do_abandon(game_id: str, actor: Actor) -> Game:
+    """Drop a game from "Continue": your own computer or pass & play game ends; in a room you resign."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.is_over:
+            raise Conflict("This game is already over.")
+        seats = seats_in(game)
+        if game.mode != Game.Mode.FRIENDS:
+            if not owns(game, actor):
+                raise NotAllowed("Only the person who started this game can abandon it.")
+            return _abandon(game, seats, seats_of(game, seats, actor), "The game was abandoned.")
+        if game.status == Game.Status.OPEN and owns(game, actor):
+            return _abandon(game, seats, [], "The host closed the room.")
+        mine = playing_seats(game, seats, actor, "You have no seat in this game.")
+        if game.status == Game.Status.OPEN:
+            seat = mine[0]
+            seat.kind, seat.user_id, seat.player_key, seat.name = Seat.Kind.OPEN, None, "", ""
+            seat.save()
+            game.message = "A guest left the room."
+            record_action(game, Action.Kind.LEAVE, seat, {}, game.message)
+            save_game(game)
+            return game
+        _resign(game, seats, mine[0])
+        return game

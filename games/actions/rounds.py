@@ -1,0 +1,124 @@
+"""The end of a round, the one place it happens, and new rounds.
+
+`finish_round` is called by every way a round ends (the winning move, a resignation, leaving mid-game,
+an abandonment, a new-round request that wipes the round in play, an idle close, a moderator's void),
+inside the transaction of the action that ends it and holding the game's row lock. Settlement of staked
+games and the results the leaderboard ranks hook in here and nowhere else, so a round can't be over and
+unpaid or unscored.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..actors import Actor, seats_of, sits_in
+from ..errors import Conflict, NotAllowed
+from ..models import Action, Game, Seat
+from ..public_rounds import keep_round
+from .core import lock_game, players_of, record_action, reseed, save_game, seats_in
+from .setup import start_round
+
+# How a round ended. The first five rank the seats by `places`; the last four count for nobody.
+HOW_RANKED = ("won", "resign", "leave", "abandon", "wipe")
+HOW_UNRANKED = ("agreed", "idle", "void", "cancel")  # cancel: a room closed before its start
+HOWS = HOW_RANKED + HOW_UNRANKED
+
+
+def finish_round(game: Game, seats: list[Seat], places: list[int], how: str) -> dict[int, int]:
+    """End the round in play (the caller holds the row lock and saves the game afterwards).
+
+    `places` are seat indexes, winner first; a side that gave up is last. Returns the coins each seat
+    won (+) or lost (-) in a staked game ({} otherwise).
+    """
+    if how not in HOWS:
+        raise ValueError(f"unknown way for a round to end: {how}")
+    ended = how in ("won", "resign", "leave", "wipe")
+    game.status = Game.Status.FINISHED if ended else Game.Status.ABANDONED
+    game.finished = timezone.now()
+    game.result_places = list(places) if how in HOW_RANKED else []
+    game.new_round_votes = []
+    if how != "cancel":
+        keep_round(game, seats, game.result_places)
+    coins: dict[int, int] = {}
+    return coins
+
+
+def gave_up_last(seats: list[Seat], quitters: list[Seat], state_places: list[int] | None = None):
+    """Places for a round that `quitters` gave up: everyone else first (in `state_places` order where
+    the engine already ranked them, else seat order), the quitters last."""
+    out = {s.index for s in quitters}
+    order = list(state_places or []) + [s.index for s in seats]
+    seen: list[int] = []
+    for index in order:
+        if index not in out and index not in seen:
+            seen.append(index)
+    return seen + [s.index for s in quitters]
+
+
+def _humans(seats: list[Seat]) -> list[Seat]:
+    """The people whose agreement a new round needs (a resigned player still decides on a rematch;
+    an absent one whose seat the computer holds does not hold the others up)."""
+    return [s for s in seats if s.kind == Seat.Kind.HUMAN and (s.resigned or not s.bot_controlled)]
+
+
+def do_new_round(game_id: str, actor: Actor) -> Game:
+    """Ask for (or agree to) a new round; it starts once every human player has agreed.
+
+    A computer or pass & play game, or a room no guest has joined, resets at once.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status == Game.Status.OPEN:
+            raise Conflict("The game has not started yet.")
+        if game.status == Game.Status.ABANDONED:
+            raise Conflict("This game was abandoned.")
+        seats = seats_in(game)
+        mine = seats_of(game, seats, actor)
+        if not mine:
+            raise NotAllowed("Only the players of this game can start a new round.")
+        humans = _humans(seats)
+        alone = game.mode != Game.Mode.FRIENDS or all(sits_in(s, actor) for s in humans)
+        if alone:
+            if not game.is_over:  # the asker wipes the round in play: they gave it up
+                finish_round(game, seats, gave_up_last(seats, mine), "wipe")
+            _new_round(game, seats)
+            return game
+        votes = set(game.new_round_votes) | {s.index for s in mine if s in humans}
+        needed = {s.index for s in humans}
+        if needed <= votes:
+            if not game.is_over:  # everyone agreed to end the round in play
+                finish_round(game, seats, [], "agreed")
+            _new_round(game, seats)
+            return game
+        game.new_round_votes = sorted(votes)
+        waiting = [s.display_name for s in humans if s.index not in votes]
+        asker = mine[0].display_name
+        word = "Play again" if game.is_over else "A new round"
+        game.message = f"{asker} asks for a new round. Waiting for {', '.join(waiting)}."
+        record_action(
+            game, Action.Kind.NEW_ROUND, mine[0], {"vote": True}, f"{word}? {asker} agrees."
+        )
+        save_game(game)
+        return game
+
+
+def _new_round(game: Game, seats: list[Seat]) -> None:
+    # Already written if the round ended (finish_round); a round that never finished has none yet.
+    keep_round(game, seats, game.result_places if game.status == Game.Status.FINISHED else [])
+    players = players_of(game)
+    if game.ruleset != "duel":
+        last_first = players[0]
+        players = players[1:] + [last_first]
+    game.round += 1
+    game.players = players
+    reseed(game)
+    game.result_places = []
+    game.new_round_votes = []
+    game.finished = None
+    for seat in seats:
+        if seat.resigned:
+            seat.resigned = False  # the computer keeps the seat until its player acts again
+            seat.save(update_fields=["resigned"])
+    record_action(game, Action.Kind.NEW_ROUND, None, {"round": game.round}, f"Round {game.round}.")
+    start_round(game, seats)
