@@ -1,11 +1,18 @@
-"""Which seats of a game have a live WebSocket now: one Redis sorted set per game, any process.
+"""Which seats of a game have a player present now: one Redis sorted set per game, any process.
 
 A member is "<seat id>\\n<channel name>" scored by the time it last showed life (connect or heartbeat);
 a connection whose process died drops out after STALE_SECONDS, so a crash never leaves a ghost player.
+
+A player who acts by plain POSTs, or fetches the board, has no WebSocket but is plainly there: such a
+request counts for REQUEST_SECONDS (member "<seat id>\\nrequest", scored so that it goes stale then).
+
+If Redis can't be reached, every seat counts as present: nobody is waited for and no seat is handed to
+the computer for being "absent" while the site merely can't see who is here.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from functools import cache
 
@@ -13,6 +20,14 @@ import redis
 from django.conf import settings
 
 STALE_SECONDS = 75
+REQUEST_SECONDS = 30
+REQUEST = "request"
+
+log = logging.getLogger(__name__)
+
+
+def _now() -> float:
+    return time.time()
 
 
 def _key(game_id: str) -> str:
@@ -21,7 +36,8 @@ def _key(game_id: str) -> str:
 
 @cache
 def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url)
+    # Short timeouts: an unreachable Redis must cost a page a moment, not a hung worker.
+    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
 
 
 def client() -> redis.Redis:
@@ -29,28 +45,86 @@ def client() -> redis.Redis:
 
 
 def touch(game_id: str, seat_ids, channel: str) -> None:
-    if not seat_ids:
-        return
-    now = time.time()
+    if seat_ids:
+        _add(game_id, {f"{sid}\n{channel}": _now() for sid in seat_ids})
+
+
+def seen_in_request(game_id: str, seat_ids) -> None:
+    """A request of these seats' player (an action, a board fetch): present for REQUEST_SECONDS."""
+    if seat_ids:
+        score = _now() - STALE_SECONDS + REQUEST_SECONDS
+        _add(game_id, {f"{sid}\n{REQUEST}": score for sid in seat_ids})
+
+
+def _add(game_id: str, members: dict[str, float]) -> None:
+    now = _now()
     pipe = client().pipeline()
-    pipe.zadd(_key(game_id), {f"{sid}\n{channel}": now for sid in seat_ids})
+    pipe.zadd(_key(game_id), members)
     pipe.zremrangebyscore(_key(game_id), "-inf", now - STALE_SECONDS)
     pipe.expire(_key(game_id), 24 * 3600)
-    pipe.execute()
+    try:
+        pipe.execute()
+    except redis.RedisError as error:
+        log.warning("presence unreachable (%s): seats of game %s not recorded", error, game_id)
 
 
 def drop(game_id: str, seat_ids, channel: str) -> set[int]:
-    """Forget a connection; the seats it was the last connection of (now absent)."""
+    """Forget a WebSocket connection; the seats it was the last connection of (now disconnected,
+    though a recent request may still count them present for a few seconds)."""
     if not seat_ids:
         return set()
-    client().zrem(_key(game_id), *[f"{sid}\n{channel}" for sid in seat_ids])
-    here = connected_seats(game_id)
-    return {sid for sid in seat_ids if sid not in here}
+    try:
+        client().zrem(_key(game_id), *[f"{sid}\n{channel}" for sid in seat_ids])
+        members = _live_members(game_id)
+    except redis.RedisError as error:
+        log.warning(
+            "presence unreachable (%s): a connection of game %s not dropped", error, game_id
+        )
+        return set()
+    connected = {sid for sid, via in members if via != REQUEST}
+    return {sid for sid in seat_ids if sid not in connected}
 
 
 def connected_seats(game_id: str) -> set[int]:
+    """Seat ids present now (every seat of the game if Redis can't be reached)."""
     try:
-        members = client().zrangebyscore(_key(game_id), time.time() - STALE_SECONDS, "+inf")
-    except redis.RedisError:
-        return set()
-    return {int(m.decode().split("\n", 1)[0]) for m in members}
+        return {sid for sid, _ in _live_members(game_id)}
+    except redis.RedisError as error:
+        log.warning(
+            "presence unreachable (%s): every seat of game %s counts as present", error, game_id
+        )
+        return every_seat(game_id)
+
+
+def every_seat(game_id: str) -> set[int]:
+    from .models import Seat
+
+    return set(Seat.objects.filter(game_id=game_id).values_list("pk", flat=True))
+
+
+def _live_members(game_id: str) -> list[tuple[int, str]]:
+    members = client().zrangebyscore(_key(game_id), _now() - STALE_SECONDS, "+inf")
+    found = []
+    for member in members:
+        sid, _, via = member.decode().partition("\n")
+        found.append((int(sid), via))
+    return found
+
+
+def seen_acting(game_id: str, actor) -> None:
+    """The actor's request (an action, a board fetch) shows they are at their seats in a friends room
+    (the only rooms that wait for absent people). One query; nothing for strangers."""
+    from django.db.models import Q
+
+    from .models import Game, Seat
+
+    if actor.user_id is not None:
+        theirs = Q(user_id=actor.user_id)
+    elif actor.key:
+        theirs = Q(user__isnull=True, player_key=actor.key)
+    else:
+        return
+    seat_ids = Seat.objects.filter(
+        theirs, game_id=game_id, game__mode=Game.Mode.FRIENDS, kind=Seat.Kind.HUMAN
+    ).values_list("pk", flat=True)
+    seen_in_request(game_id, list(seat_ids))

@@ -1,18 +1,24 @@
 """The live part of the game page, rendered per viewpoint: what a spectator, the owner of a local table,
 or one seat of a friends room sees (whose tokens are clickable differs). Each viewpoint is rendered once
 per version and presence (cached in Redis), however many connections show it.
+
+The cache keeps one fragment per (game, viewpoint), tagged with what it was rendered from; only the
+newest is ever read again, so older ones are overwritten rather than left to expire (that Redis is also
+the Celery broker). Redis being down costs only the sharing: the board is rendered without the cache.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
+from redis import RedisError
 
 from leaderboard.points import points_for
 
@@ -24,6 +30,9 @@ from .models import Action, Game, Round, Seat
 from .narration import colour_name
 
 LOG_LENGTH = 40
+FRAGMENT_SECONDS = 120  # a fragment outlives its game's last push by this much, no more
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -53,11 +62,34 @@ def viewpoint_for(game: Game, seats: list[Seat], actor: Actor) -> Viewpoint:
     return Viewpoint("spectator")
 
 
-def _cache_key(game: Game, vp: Viewpoint, connected: frozenset[int]) -> str:
+def _cache_key(game: Game, vp: Viewpoint) -> str:
+    return f"live:{game.pk}:{vp.key}"
+
+
+def _rendered_from(game: Game, connected: frozenset[int]) -> str:
+    """What a fragment depends on besides the viewpoint: round, version, presence and deadline."""
     here = ",".join(str(s) for s in sorted(connected))
     here += f"|{epoch_ms(game.deadline)}"  # a deadline can move without a new version
     digest = hashlib.sha1(here.encode()).hexdigest()[:10]
-    return f"live:{game.pk}:{game.round}:{game.version}:{digest}:{vp.key}"
+    return f"{game.round}:{game.version}:{digest}"
+
+
+def _cached(key: str, tag: str) -> str | None:
+    try:
+        found = cache.get(key)
+    except RedisError as error:  # Redis down: render without the cache
+        log.warning("board cache unreachable (%s): rendering without it", error)
+        return None
+    if isinstance(found, tuple) and len(found) == 2 and found[0] == tag:
+        return found[1]
+    return None
+
+
+def _keep(key: str, tag: str, html: str) -> None:
+    try:
+        cache.set(key, (tag, html), FRAGMENT_SECONDS)
+    except RedisError as error:
+        log.warning("board cache unreachable (%s): fragment not shared", error)
 
 
 def epoch_ms(when) -> int:
@@ -70,14 +102,14 @@ def render_live(
     """The #game-live fragment for `vp` (with hx-swap-oob for a WebSocket push)."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
     connected = frozenset(presence.connected_seats(game.pk))
-    key = _cache_key(game, vp, connected)
-    html = None if notice else cache.get(key)
+    key, tag = _cache_key(game, vp), _rendered_from(game, connected)
+    html = None if notice else _cached(key, tag)
     if html is None:
         context = live_context(game, seats, vp, connected)
         context["notice"] = notice
         html = render_to_string("games/_live.html", context)
         if not notice:
-            cache.set(key, html, 600)
+            _keep(key, tag, html)
     if oob:
         html = html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
     return html

@@ -13,3 +13,17 @@ def redis_client():
     yield client
     client.flushdb()
     client.close()
+
+
+@pytest.fixture
+def redis_down(settings):
+    """The site's Redis unreachable for the cache, presence and the channel layer (pointed at a port
+    nothing listens on). Celery's broker is left alone: the fault test stops a Redis of its own."""
+    from ludopat.embedded_redis import free_port
+    from ludopat.settings import redis_settings
+
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    for name, value in redis_settings(url).items():
+        if name != "CELERY_BROKER_URL":
+            setattr(settings, name, value)
+    return url

@@ -1,0 +1,49 @@
+"""With the site's Redis unreachable (cache, presence, live pushes), a player still loads every page
+and plays: boards are rendered without the cache, the throttle lets actions through, everyone counts
+as present, and each of these is logged. (tests/integration/test_redis_fault.py stops a real one.)"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.models import Game
+from tests.games.webplay import SEED, fresh, friends_room, member, turn_seat
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(settings):
+    settings.LUDOPAT_TEST_SEEDS = True
+    settings.LUDOPAT_FIXED_SERVER_SEED = SEED
+    settings.LUDOPAT_BOT_DELAY = 60  # no computer acts during these tests
+
+
+def test_a_game_against_the_computer_loads_and_takes_moves(client, redis_down, caplog):
+    assert client.get("/").status_code == 200
+    created = client.post(
+        "/games/new/computer/",
+        {"ruleset": "classic", "players": "2", "tokens": "4", "level_2": "greedy"},
+    )
+    assert created.status_code == 302, created.content.decode()[:300]
+    game = Game.objects.get(pk=created["Location"].strip("/").split("/")[-1])
+    assert client.get(f"/games/{game.pk}/").status_code == 200
+    assert client.get(f"/games/{game.pk}/live", **HTMX).status_code == 200
+    answer = client.post(f"/games/{game.pk}/roll", {"version": game.version}, **HTMX)
+    assert answer.status_code == 200, answer.content.decode()[:300]
+    assert fresh(game).version == game.version + 1
+    assert 'data-testid="game-live"' in answer.content.decode()
+    assert "board cache unreachable" in caplog.text
+
+
+def test_an_untimed_room_plays_on_though_nobody_can_be_seen(django_user_model, redis_down):
+    people = [django_user_model.objects.create_user(n) for n in ("alice", "bob")]
+    alice, bob = (member(u) for u in people)
+    game = friends_room(alice, [bob])
+    browser = Client()
+    browser.force_login(next(u for u in people if u.pk == turn_seat(game).user_id))
+    answer = browser.post(f"/games/{game.pk}/roll", {"version": game.version}, **HTMX)
+    assert answer.status_code == 200, answer.content.decode()[:300]  # not "Waiting for ..."
+    assert fresh(game).version == game.version + 1

@@ -1,0 +1,82 @@
+"""The live board fragment and its cache in the shared Redis (also the Celery broker): one fragment per
+game and viewpoint, never one per version, and never an old version served."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import render
+from games.models import Game, Seat
+from games.render import render_live, viewpoint_for
+from tests.games.webplay import SEED, anon, fresh, local_game, step
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(settings):
+    settings.LUDOPAT_TEST_SEEDS = True
+    settings.LUDOPAT_FIXED_SERVER_SEED = SEED
+
+
+def fragment_keys(redis_client, game: Game) -> list[bytes]:
+    return list(redis_client.scan_iter(match=f"*live:{game.pk}:*", count=1000))
+
+
+def views_of(game: Game, owner) -> list:
+    game = fresh(game)
+    seats = list(game.seats.select_related("user").order_by("index"))
+    return [
+        (game, seats, viewpoint_for(game, seats, owner)),
+        (game, seats, viewpoint_for(game, seats, anon("a-stranger"))),
+    ]
+
+
+def test_three_hundred_moves_leave_one_fragment_per_viewpoint(redis_client):
+    owner = anon()
+    game = local_game(owner, names=("Ann", "Ben", "Cy", "Di"))
+    for _ in range(300):
+        for g, seats, vp in views_of(game, owner):
+            render_live(g, vp, seats=seats)
+        game = step(game, lambda seat: owner)
+        if game.status != Game.Status.PLAYING:
+            break
+    assert fresh(game).version >= 250  # hundreds of versions were rendered, by two viewpoints
+    keys = fragment_keys(redis_client, game)
+    assert len(keys) == 2, keys  # the owner's board and the spectators' board
+    assert all(0 < redis_client.ttl(k) <= render.FRAGMENT_SECONDS for k in keys)
+
+
+def test_a_cached_fragment_is_reused_for_its_version_and_never_for_a_later_one(
+    redis_client, django_assert_num_queries
+):
+    owner = anon()
+    game = local_game(owner)
+    [(g, seats, vp), _] = views_of(game, owner)
+    first = render_live(g, vp, seats=seats)
+    with django_assert_num_queries(0):  # another connection showing the same version
+        assert render_live(g, vp, seats=seats) == first
+    game = step(game, lambda seat: owner)
+    [(g, seats, vp), _] = views_of(game, owner)
+    later = render_live(g, vp, seats=seats)
+    assert f'data-version="{g.version}"' in later and later != first
+    assert len(fragment_keys(redis_client, game)) == 1
+
+
+def test_a_resigned_players_card_after_the_game_does_not_say_the_computer_plays(
+    redis_client, django_user_model
+):
+    from games import actions
+    from tests.games.webplay import friends_room, member
+
+    alice = member(django_user_model.objects.create_user("alice"))
+    bob = member(django_user_model.objects.create_user("bob"))
+    game = friends_room(alice, [bob])
+    actions.do_resign(game.pk, bob)
+    game = fresh(game)
+    assert game.status == Game.Status.FINISHED
+    seats = list(game.seats.select_related("user").order_by("index"))
+    html = render_live(game, viewpoint_for(game, seats, alice), seats=seats)
+    card = html.split('data-testid="player-1"', 1)[1].split("</li>", 1)[0]
+    assert "resigned" in card and "computer plays" not in card
+    assert next(s for s in seats if s.index == 1).kind == Seat.Kind.HUMAN
