@@ -5,7 +5,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from games import throttle
-from leaderboard.history import player_history, total_points
+from leaderboard.player import player_page
 
 from .forms import SignUpForm
 from .models import User
@@ -43,13 +43,7 @@ def signup(request):
 
 def profile(request, username: str):
     player = get_object_or_404(User, username=username, is_active=True)
-    points, played = total_points(player)
-    context = {
-        "player": player,
-        "history": player_history(player),
-        "points": points,
-        "played": played,
-    }
+    context = player_page(player, request.GET.get("page"))
     return render(request, "accounts/profile.html", context)
 
 

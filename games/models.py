@@ -217,11 +217,19 @@ class Action(models.Model):
         return f"{self.game_id}#{self.seq} {self.kind}"
 
 
+def new_public_id() -> str:
+    """A finished round's public replay id: unrelated to the room id, which is the room's invitation."""
+    return secrets.token_urlsafe(12)
+
+
 class Round(models.Model):
-    """A finished (or abandoned) round's fair-dice facts, kept when the room starts a new one."""
+    """A finished (or abandoned) round's fair-dice facts, written when the round ends (or, for a round
+    that never finished, when the room starts a new one)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
+    # Profiles and the leaderboard link replays by this id, so a stranger never learns the room's link.
+    public_id = models.CharField(max_length=24, unique=True, default=new_public_id, editable=False)
     players = models.JSONField(default=list)
     server_seed = models.CharField(max_length=64)
     client_seed = models.CharField(max_length=400, blank=True)

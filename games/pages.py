@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 
@@ -22,7 +22,8 @@ from .board_view import board_context
 from .engine.board import CORNER
 from .engine.replay import Roll, parse_record
 from .engine.state import EngineError, Event, State
-from .models import Game
+from .models import Game, Round
+from .public_rounds import round_by_public_id
 from .records import record_for
 
 CELL = 40
@@ -94,12 +95,58 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         "rounds": list(range(1, current + 1)) if current > 1 else [],
         "round_query": f"?round={number}" if number != current else "",
     }
+    return _replay_page(request, record, number < current or game.is_over, context)
+
+
+def public_replay(request: HttpRequest, public_id: str) -> HttpResponse:
+    """A finished round's replay under its public id: no room id, no link to the room, no chat."""
+    kept = round_by_public_id(public_id)
+    if kept is None:
+        return _replay_not_found(request)
+    context: dict[str, Any] = {
+        "game_id": None,
+        "game_url": None,
+        "round": kept.number,
+        "rounds": [],
+        "record_url": reverse("public_record", args=[public_id]),
+    }
+    return _replay_page(request, public_record(kept), True, context)
+
+
+def public_record_json(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The round's record (RECORD.md) under its public id, with that id in place of the room's."""
+    kept = round_by_public_id(public_id)
+    if kept is None:
+        return _replay_not_found(request)
+    response = JsonResponse(public_record(kept), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="ludopat-{public_id}.json"'
+    return response
+
+
+def public_record(kept: Round) -> dict[str, Any]:
+    game = kept.game
+    record = record_for(game) if kept.number == game.round else record_for(game, kept.number)
+    record["id"] = kept.public_id
+    return record
+
+
+def _replay_not_found(request: HttpRequest) -> HttpResponse:
+    return _not_found(
+        request,
+        "No such replay",
+        "There is no replay at this address. Check the link: every character counts.",
+        link=(reverse("leaderboard"), "See the leaderboard"),
+    )
+
+
+def _replay_page(
+    request: HttpRequest, record: dict[str, Any], over: bool, context: dict[str, Any]
+) -> HttpResponse:
     try:
         data = replay_data(record)
     except EngineError as error:  # a record the engine refuses: say so rather than fail
         context["error"] = str(error)
         return render(request, "games/pages/replay.html", context)
-    over = number < current or game.is_over
     context.update(
         replay=data,
         finished=data["finished"] or over,

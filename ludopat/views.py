@@ -2,6 +2,7 @@ from django.shortcuts import render
 
 from accounts.presence import online_count
 from games.board_view import board_context
+from leaderboard.standings import week_top
 
 # The hero board shows a game in progress, so a first-time visitor sees what Ludo looks like.
 HERO_POSITION = {
@@ -13,5 +14,5 @@ HERO_POSITION = {
 
 
 def home(request):
-    context = {"online": online_count(), **board_context(HERO_POSITION)}
+    context = {"online": online_count(), "week_top": week_top(), **board_context(HERO_POSITION)}
     return render(request, "home.html", context)

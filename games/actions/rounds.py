@@ -12,6 +12,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from leaderboard.results import record_round
+
 from ..actors import Actor, seats_of, sits_in
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
@@ -41,6 +43,7 @@ def finish_round(game: Game, seats: list[Seat], places: list[int], how: str) -> 
     if how != "cancel":
         keep_round(game, seats, game.result_places)
     coins: dict[int, int] = {}
+    record_round(game, seats, list(places), how, coins)  # results and standings (leaderboard)
     return coins
 
 

@@ -1,0 +1,123 @@
+"""Results of finished rounds and the standings summed from them.
+
+`Result` is written once per seat when a round ends (leaderboard.results); `Standing` is the running
+sum per player x rule set x board x period, updated in the same transaction, so a leaderboard page is
+an indexed read of `Standing`, never a scan of `Result`. `PairDay` counts the rounds two accounts
+played together on a UTC day, for the 5-a-day rule.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import RULESETS, Round
+
+ALL_RULESETS = "all"  # the Standing row that sums every rule set
+
+
+class Board(models.TextChoices):
+    PEOPLE = "people", "Against people"  # rounds where every other seat is another account
+    ALL = "all", "All games"  # also rounds against the computer
+
+
+class Period(models.TextChoices):
+    WEEK = "week", "Week"  # ISO week, from Monday 00:00 UTC
+    MONTH = "month", "Month"  # calendar month, UTC
+    ALL = "all", "All time"
+
+
+class Result(models.Model):
+    """One seat's outcome of one finished round."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="results")
+    seat_index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="results",
+    )  # null: a computer, or a guest without an account
+    name = models.CharField(max_length=150)  # the seat's name when the round ended
+    is_computer = models.BooleanField(default=False)
+    place = models.PositiveSmallIntegerField()  # 1 is first
+    players = models.PositiveSmallIntegerField()
+    points = models.PositiveSmallIntegerField()
+    ruleset = models.CharField(max_length=10, choices=RULESETS)
+    against_people = models.BooleanField()  # every seat of the round was a different account
+    coins = models.IntegerField(default=0)  # won (+) or lost (-) in a staked round
+    how = models.CharField(max_length=10)  # how the round ended (games.actions.rounds.finish_round)
+    void = models.BooleanField(default=False)  # agreed, idle or voided: counts for nobody
+    counted = models.BooleanField(
+        default=False
+    )  # in the standings (an account, not void, not capped)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-finished_at", "seat_index"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat_index"], name="result_once_per_seat")
+        ]
+        indexes = [models.Index(fields=["user", "-finished_at"], name="result_player_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.name}: place {self.place} of {self.players} ({self.points})"
+
+
+class Standing(models.Model):
+    """A player's sums for one rule set (or all), board and period."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standings"
+    )
+    ruleset = models.CharField(max_length=10)  # a rule set's name, or ALL_RULESETS
+    board = models.CharField(max_length=6, choices=Board.choices)
+    period = models.CharField(max_length=5, choices=Period.choices)
+    start = models.DateField()  # the period's first day (all time: a fixed date)
+    points = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    coins = models.IntegerField(default=0)
+    # When the player reached their current points: the last tie-break (earlier ranks higher).
+    reached_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "ruleset", "board", "period", "start"], name="standing_unique"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["ruleset", "board", "period", "start", "-points", "-wins", "reached_at"],
+                name="standing_rank",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.user_id} {self.ruleset}/{self.board}/{self.period} {self.start}: {self.points}"
+        )
+
+    @property
+    def win_rate(self) -> int:
+        """Wins as a whole percentage of games."""
+        return round(100 * self.wins / self.games) if self.games else 0
+
+
+class PairDay(models.Model):
+    """How many rounds between two accounts counted on a UTC day (at most 5 do)."""
+
+    low = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    high = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    rounds = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["low", "high", "day"], name="pair_day_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.low_id}+{self.high_id} {self.day}: {self.rounds}"

@@ -1,0 +1,92 @@
+"""A player's page (/u/<username>/): rank and totals per rule set, recent rounds, charts.
+
+Every part is an indexed read: totals and the points chart come from the `Standing` sums, recent
+rounds are one page of the player's results (with the opponents of that page in one more query), and
+the places chart is one grouped count over the player's results.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.core.paginator import Paginator
+from django.db.models import Count
+
+from games.models import RULESET_NAMES
+
+from .charts import places_bars, points_line
+from .models import ALL_RULESETS, Board, Period, Result, Standing
+from .standings import rank_of
+
+PER_PAGE = 20
+RULESET_ORDER = [ALL_RULESETS, *RULESET_NAMES]
+NAMES = {ALL_RULESETS: "All rule sets", **RULESET_NAMES}
+BOARD_NAMES = dict(Board.choices)
+
+
+def player_page(player, page_number: str | None) -> dict:
+    return {
+        "player": player,
+        "totals": totals(player),
+        "rounds": recent_rounds(player, page_number),
+        "points_chart": points_line(weekly_points(player)),
+        "places_chart": places_bars(places_per_ruleset(player), NAMES),
+    }
+
+
+def totals(player) -> list[dict]:
+    """All-time rank and sums per rule set and board, rule sets in a fixed order."""
+    rows = Standing.objects.filter(user=player, period=Period.ALL)
+    order = {name: n for n, name in enumerate(RULESET_ORDER)}
+    found = sorted(rows, key=lambda s: (order.get(s.ruleset, 99), s.board != Board.PEOPLE))
+    return [
+        {
+            "ruleset": NAMES.get(s.ruleset, s.ruleset),
+            "board": BOARD_NAMES.get(s.board, s.board),
+            "rank": rank_of(s),
+            "row": s,
+        }
+        for s in found
+    ]
+
+
+def recent_rounds(player, page_number: str | None):
+    """One page of the player's rounds, newest first, each with its opponents (`.others`)."""
+    mine = Result.objects.filter(user=player).select_related("round").order_by("-finished_at", "pk")
+    page = Paginator(mine, PER_PAGE).get_page(page_number)
+    others = defaultdict(list)
+    ids = [r.round_id for r in page.object_list]
+    for other in (
+        Result.objects.filter(round_id__in=ids)
+        .exclude(user=player)
+        .select_related("user")
+        .order_by("place")
+    ):
+        others[other.round_id].append(other)
+    for result in page.object_list:
+        result.others = others[result.round_id]
+        result.ruleset_name = NAMES.get(result.ruleset, result.ruleset)
+    return page
+
+
+def weekly_points(player) -> list[tuple]:
+    """(week's Monday, points) for every week the player has a counted round in, oldest first."""
+    return list(
+        Standing.objects.filter(
+            user=player, ruleset=ALL_RULESETS, board=Board.ALL, period=Period.WEEK
+        )
+        .order_by("start")
+        .values_list("start", "points")
+    )
+
+
+def places_per_ruleset(player) -> dict[str, dict[int, int]]:
+    counts: dict[str, dict[int, int]] = defaultdict(dict)
+    rows = (
+        Result.objects.filter(user=player, counted=True)
+        .values("ruleset", "place")
+        .annotate(n=Count("pk"))
+    )
+    for row in rows:
+        counts[row["ruleset"]][row["place"]] = row["n"]
+    return dict(counts)

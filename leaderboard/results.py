@@ -1,0 +1,252 @@
+"""Results of finished rounds, written once, and the standings they add to (RULES.md section 7).
+
+`record_round` is called by `games.actions.rounds.finish_round` in the transaction of the action that
+ends a round. It writes one `Result` per seat and adds the counted ones to the `Standing` sums in the
+same transaction, so the leaderboard never replays history. `write_rounds` is the one writer: it takes
+a batch of rounds so the backfill and the benchmark write through exactly the same code.
+
+What counts (issue 11): only accounts are ranked, computers take places; pass & play never counts;
+"agreed", "idle" and "void" rounds count for nobody; between the same two accounts at most 5 rounds a
+UTC day count.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from itertools import combinations
+
+from django.utils import timezone
+
+from games.models import Game, Round, Seat
+from games.public_rounds import keep_round
+
+from .models import ALL_RULESETS, Board, PairDay, Period, Result, Standing
+from .points import points_for
+
+RANKED = frozenset({"won", "resign", "leave", "abandon", "wipe"})
+UNRANKED = frozenset({"agreed", "idle", "void", "cancel"})
+DAILY_PAIR_LIMIT = 5
+ALL_TIME_START = date(2000, 1, 1)  # the `start` of every all-time Standing row
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    index: int
+    user_id: int | None  # an account, or None for a computer or a guest
+    name: str
+    is_computer: bool = False
+
+
+@dataclass
+class FinishedRound:
+    """What the writer needs to know about one finished round."""
+
+    round_id: int
+    ruleset: str
+    seats: list[SeatFacts]
+    places: list[int]  # seat indexes, first place first
+    how: str
+    when: datetime
+    coins: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def accounts(self) -> dict[int, int]:
+        """{seat index: user id} of the seats held by accounts."""
+        return {s.index: s.user_id for s in self.seats if s.user_id and s.index in self.places}
+
+    @property
+    def against_people(self) -> bool:
+        users = list(self.accounts.values())
+        return len(users) == len(self.places) and len(set(users)) == len(users)
+
+
+def record_round(
+    game: Game, seats: list[Seat], places: list[int], how: str, coins: dict[int, int] | None = None
+) -> Round | None:
+    """Write the results of the game's round that just ended; returns the kept `Round` (with its public
+    replay id), or None for a room closed before it started."""
+    if how not in RANKED | UNRANKED:
+        raise ValueError(f"unknown way for a round to end: {how}")
+    if how == "cancel":
+        return None
+    kept = keep_round(game, seats, places)
+    if game.mode == Game.Mode.LOCAL or not places:
+        return kept  # pass & play never counts; a round without places has nobody to score
+    facts = [
+        SeatFacts(s.index, s.user_id, s.display_name, s.kind == Seat.Kind.COMPUTER)
+        for s in seats
+        if s.index in places
+    ]
+    played = FinishedRound(
+        kept.pk, game.ruleset, facts, list(places), how, timezone.now(), dict(coins or {})
+    )
+    write_rounds([played])
+    return kept
+
+
+def write_rounds(rounds: list[FinishedRound], tables=None) -> list[Result]:
+    """Write the results of `rounds` (oldest first) and add them to the standings.
+
+    `tables` = (Result, Standing, PairDay) lets the data migration pass its historical models.
+    """
+    result_model, standing_model, pair_model = tables or (Result, Standing, PairDay)
+    rounds = sorted(rounds, key=lambda r: r.when)
+    counted = _apply_daily_limit(rounds, pair_model)
+    rows = []
+    for n, played in enumerate(rounds):
+        void = played.how in UNRANKED
+        seats = {s.index: s for s in played.seats}
+        for place, index in enumerate(played.places, start=1):
+            seat = seats[index]
+            counts = not void and seat.user_id is not None and index in counted[n]
+            rows.append(
+                result_model(
+                    round_id=played.round_id,
+                    seat_index=index,
+                    user_id=seat.user_id,
+                    name=seat.name[:150],
+                    is_computer=seat.is_computer,
+                    place=place,
+                    players=len(played.places),
+                    points=points_for(place, len(played.places)) if counts else 0,
+                    ruleset=played.ruleset,
+                    against_people=played.against_people,
+                    coins=played.coins.get(index, 0),
+                    how=played.how,
+                    void=void,
+                    counted=counts,
+                    finished_at=played.when,
+                )
+            )
+    result_model.objects.bulk_create(rows)
+    _add_to_standings([r for r in rows if r.counted], standing_model)
+    return rows
+
+
+# --- the 5-a-day rule --------------------------------------------------------------------------------
+
+
+def _apply_daily_limit(rounds: list[FinishedRound], pair_model) -> list[set[int]]:
+    """For each round, the seat indexes whose account may still score: a round counts for an account
+    unless it already played 5 counted rounds that UTC day with another account at the table."""
+    wanted = {
+        (low, high, utc_day(played.when))
+        for played in rounds
+        if played.how in RANKED
+        for low, high in _pairs(played)
+    }
+    tallies = _locked_rows(
+        pair_model,
+        [pair_model(low_id=lo, high_id=hi, day=day, rounds=0) for lo, hi, day in wanted],
+        lambda p: (p.low_id, p.high_id, p.day),
+        {
+            "low_id__in": {k[0] for k in wanted},
+            "high_id__in": {k[1] for k in wanted},
+            "day__in": {k[2] for k in wanted},
+        },
+    )
+    out = []
+    changed = {}
+    for played in rounds:
+        day = utc_day(played.when)
+        pairs = _pairs(played) if played.how in RANKED else []
+        full = [pair for pair in pairs if tallies[(*pair, day)].rounds >= DAILY_PAIR_LIMIT]
+        allowed = {
+            user for user in played.accounts.values() if not any(user in pair for pair in full)
+        }
+        for low, high in pairs:
+            if low in allowed and high in allowed:
+                tally = tallies[(low, high, day)]
+                tally.rounds += 1
+                changed[id(tally)] = tally
+        out.append({i for i, user in played.accounts.items() if user in allowed})
+    if changed:
+        pair_model.objects.bulk_update(list(changed.values()), ["rounds"], batch_size=500)
+    return out
+
+
+def _pairs(played: FinishedRound) -> list[tuple[int, int]]:
+    users = sorted(set(played.accounts.values()))
+    return list(combinations(users, 2))
+
+
+# --- standings ---------------------------------------------------------------------------------------
+
+
+def utc_day(when: datetime) -> date:
+    return when.astimezone(UTC).date() if timezone.is_aware(when) else when.date()
+
+
+def period_starts(when: datetime) -> list[tuple[str, date]]:
+    """The (period, first day) of each window a moment belongs to, in UTC."""
+    day = utc_day(when)
+    return [
+        (Period.WEEK, day - timedelta(days=day.weekday())),
+        (Period.MONTH, day.replace(day=1)),
+        (Period.ALL, ALL_TIME_START),
+    ]
+
+
+def standing_keys(row) -> list[tuple]:
+    """Every Standing a counted result adds to: its rule set and all rule sets, on the all-games board
+    (and the against-people one), in its week, month and all time."""
+    boards = [Board.ALL, Board.PEOPLE] if row.against_people else [Board.ALL]
+    return [
+        (row.user_id, ruleset, board, period, start)
+        for ruleset in (row.ruleset, ALL_RULESETS)
+        for board in boards
+        for period, start in period_starts(row.finished_at)
+    ]
+
+
+def _add_to_standings(rows: list, standing_model) -> None:
+    if not rows:
+        return
+    sums: dict[tuple, list] = defaultdict(lambda: [0, 0, 0, 0, None, None])
+    for row in rows:
+        for key in standing_keys(row):
+            total = sums[key]
+            total[0] += row.points
+            total[1] += 1
+            total[2] += row.place == 1
+            total[3] += row.coins
+            total[4] = total[4] or row.finished_at  # first seen: the new row's reached_at
+            if row.points:
+                total[5] = row.finished_at  # reached a new score
+    standings = _locked_rows(
+        standing_model,
+        [
+            standing_model(
+                user_id=k[0], ruleset=k[1], board=k[2], period=k[3], start=k[4], reached_at=t[4]
+            )
+            for k, t in sums.items()
+        ],
+        lambda s: (s.user_id, s.ruleset, s.board, s.period, s.start),
+        {"user_id__in": {k[0] for k in sums}, "start__in": {k[4] for k in sums}},
+    )
+    changed = []
+    for key, (points, games, wins, coins, _, reached) in sums.items():
+        standing = standings[key]
+        standing.points += points
+        standing.games += games
+        standing.wins += wins
+        standing.coins += coins
+        if reached is not None:
+            standing.reached_at = reached
+        changed.append(standing)
+    standing_model.objects.bulk_update(
+        changed, ["points", "games", "wins", "coins", "reached_at"], batch_size=500
+    )
+
+
+def _locked_rows(model, blanks: list, key, narrow: dict) -> dict:
+    """The rows for `blanks`' keys, created if missing and locked for this transaction (creating first
+    with ignore_conflicts means two transactions never both insert the same key)."""
+    if not blanks:
+        return {}
+    model.objects.bulk_create(blanks, ignore_conflicts=True, batch_size=500)
+    wanted = {key(b) for b in blanks}
+    found = model.objects.select_for_update().filter(**narrow).order_by("pk")
+    return {key(row): row for row in found if key(row) in wanted}

@@ -1,0 +1,92 @@
+"""Standings: indexed reads of the `Standing` sums (never a scan of results).
+
+A window is a period and its first day: this week (ISO week from Monday 00:00 UTC), this month (UTC),
+all time, and last week's and last month's final standings. Ties rank by points, then wins, then who
+reached the score first (then the older account, so every row has one rank).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from games.models import RULESETS
+
+from .models import ALL_RULESETS, Board, Period, Standing
+from .results import ALL_TIME_START, utc_day
+
+ORDER = ("-points", "-wins", "reached_at", "user_id")
+
+
+@dataclass(frozen=True)
+class Window:
+    slug: str
+    label: str
+    period: str
+    start: date
+
+
+def windows(now: datetime | None = None) -> dict[str, Window]:
+    """The leaderboard's windows, by the slug the page's `period` parameter names them with."""
+    today = utc_day(now or timezone.now())
+    week = today - timedelta(days=today.weekday())
+    month = today.replace(day=1)
+    last_month = (month - timedelta(days=1)).replace(day=1)
+    found = [
+        Window("week", "This week", Period.WEEK, week),
+        Window("month", "This month", Period.MONTH, month),
+        Window("all", "All time", Period.ALL, ALL_TIME_START),
+        Window("last-week", "Last week", Period.WEEK, week - timedelta(days=7)),
+        Window("last-month", "Last month", Period.MONTH, last_month),
+    ]
+    return {w.slug: w for w in found}
+
+
+RULESET_CHOICES = [(ALL_RULESETS, "All rule sets"), *RULESETS]
+BOARD_CHOICES = [(Board.PEOPLE.value, "Against people"), (Board.ALL.value, "All games")]
+
+
+def standings(window: Window, ruleset: str = ALL_RULESETS, board: str = Board.PEOPLE) -> QuerySet:
+    """Everyone's sums in the window, best first (the `standing_rank` index serves this order)."""
+    return (
+        Standing.objects.filter(
+            ruleset=ruleset, board=board, period=window.period, start=window.start
+        )
+        .select_related("user")
+        .order_by(*ORDER)
+    )
+
+
+def rank_of(standing: Standing) -> int:
+    """1 + how many rows of the same table rank ahead of this one."""
+    ahead = (
+        Q(points__gt=standing.points)
+        | Q(points=standing.points, wins__gt=standing.wins)
+        | Q(points=standing.points, wins=standing.wins, reached_at__lt=standing.reached_at)
+        | Q(
+            points=standing.points,
+            wins=standing.wins,
+            reached_at=standing.reached_at,
+            user_id__lt=standing.user_id,
+        )
+    )
+    same_table = Standing.objects.filter(
+        ruleset=standing.ruleset, board=standing.board, period=standing.period, start=standing.start
+    )
+    return same_table.filter(ahead).count() + 1
+
+
+def standing_of(user, window: Window, ruleset: str, board: str) -> Standing | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Standing.objects.filter(
+        user=user, ruleset=ruleset, board=board, period=window.period, start=window.start
+    ).first()
+
+
+def week_top(count: int = 5) -> list[Standing]:
+    """This week's leaders against people over every rule set (the home page's top 5)."""
+    return list(standings(windows()["week"])[:count])

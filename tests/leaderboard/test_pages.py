@@ -1,0 +1,172 @@
+"""The leaderboard page, player pages, public replays and the home page's top 5, as a visitor sees them."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import ChatMessage, Round
+from leaderboard.models import Result
+
+from .helpers import accounts, finish, room, write
+
+pytestmark = pytest.mark.django_db
+
+
+def names_in_order(html: str) -> list[str]:
+    table = html.split('data-testid="standings"', 1)[1]
+    return re.findall(r'<a href="/u/([^/]+)/">', table)
+
+
+def points_by_name(html: str) -> list[tuple[str, int]]:
+    table = html.split('data-testid="standings"', 1)[1]
+    found = re.findall(r'<a href="/u/([^/]+)/">.*?</td>\s*<td>(\d+)</td>', table, re.S)
+    return [(name, int(points)) for name, points in found]
+
+
+def test_the_leaderboard_ranks_by_points_then_wins_then_who_got_there_first(client):
+    ann, ben, cat, dan = accounts("ann", "ben", "cat", "dan")
+    now = timezone.now()
+    write([ann, None], now - timedelta(minutes=30))  # ann: 10 points, 1 win
+    write([None, ben, None], now - timedelta(minutes=40))  # ben: 6, then
+    write([None, ben, None], now - timedelta(minutes=39))  # 12 points, 0 wins
+    write([None, cat, None, None], now - timedelta(minutes=20))  # cat: 6 + 3 + ... see below
+    write([None, None, cat, None], now - timedelta(minutes=19))
+    write([None, None, cat, None], now - timedelta(minutes=18))  # cat: 12 points, 0 wins, later
+    write([dan, None], now - timedelta(minutes=50))
+    write(
+        [None, dan], now - timedelta(minutes=10)
+    )  # dan: 10 points, 1 win, reached earlier than ann
+
+    page = client.get("/leaderboard/?board=all&period=all").content.decode()
+    assert names_in_order(page) == ["ben", "cat", "dan", "ann"]
+
+
+def test_the_default_board_is_against_people_and_the_filters_narrow_it(client):
+    ann, ben, cat = accounts("ann", "ben", "cat")
+    finish(room([ann, ben], "duel"), [ann, ben])
+    finish(room([cat, ben], "classic"), [cat, ben])
+    write([ben, None], timezone.now())  # against the computer: only on "all games"
+
+    assert names_in_order(client.get("/leaderboard/").content.decode()) == ["ann", "cat", "ben"]
+    duel = client.get("/leaderboard/?ruleset=duel").content.decode()
+    assert names_in_order(duel) == ["ann", "ben"]
+    everything = client.get("/leaderboard/?board=all").content.decode()
+    assert points_by_name(everything) == [("ann", 10), ("cat", 10), ("ben", 10)]  # ben last there
+
+
+def test_nonsense_filters_fall_back_to_the_defaults(client):
+    ann, ben = accounts("ann", "ben")
+    finish(room([ann, ben]), [ann, ben])
+    response = client.get("/leaderboard/?period=%00&ruleset=chess&board=x&page=-3&q=" + "a" * 5000)
+    assert response.status_code == 200
+    assert names_in_order(response.content.decode()) == []  # nobody matches 150 a's
+
+
+def test_search_finds_a_player_with_their_real_rank(client):
+    users = accounts(*[f"player{i:02d}" for i in range(6)])
+    now = timezone.now()
+    for n, user in enumerate(users):
+        for _ in range(n):
+            write([user, None], now - timedelta(hours=n))
+    page = client.get("/leaderboard/?board=all&q=player02").content.decode()
+    assert names_in_order(page) == ["player02"]
+    assert "<td>4</td>" in page  # player05, 04 and 03 are ahead
+
+
+def test_pages_of_twenty_five_and_jump_to_my_rank(client):
+    users = accounts(*[f"p{i:02d}" for i in range(30)])
+    now = timezone.now()
+    for n, user in enumerate(users):
+        for _ in range(n % 7 + 1):
+            write([user, None], now - timedelta(minutes=n))
+    last = users[0]  # one win, and the latest to get there of those with one win... ranks low
+    client.force_login(last)
+
+    first = client.get("/leaderboard/?board=all").content.decode()
+    second = client.get("/leaderboard/?board=all&page=2").content.decode()
+    assert len(names_in_order(first)) == 25 and len(names_in_order(second)) == 5
+    assert set(names_in_order(first)).isdisjoint(names_in_order(second))
+
+    mine = re.search(r"You are <strong>#(\d+)</strong>", first)
+    rank = int(mine.group(1))
+    assert rank > 25
+    jump = client.get("/leaderboard/?board=all&me=1")
+    assert jump.status_code == 302 and jump["Location"].endswith("page=2#me")
+    landed = client.get(jump["Location"]).content.decode()
+    row = re.search(r'<tr id="me" class="is-me"[^>]*>\s*<td>(\d+)</td>', landed)
+    assert int(row.group(1)) == rank
+
+
+def test_htmx_polling_gets_only_the_table(client):
+    ann, ben = accounts("ann", "ben")
+    finish(room([ann, ben]), [ann, ben])
+    partial = client.get("/leaderboard/", headers={"HX-Request": "true"}).content.decode()
+    assert partial.lstrip().startswith('<div id="standings"') and "<html" not in partial
+    assert 'hx-trigger="every 5s"' in partial
+
+
+def test_the_nav_and_the_home_page_show_the_week_top_five(client):
+    users = accounts(*[f"h{i}" for i in range(7)])
+    for n in range(6):
+        finish(room([users[n], users[n + 1]]), [users[n], users[n + 1]])
+    home = client.get("/").content.decode()
+    top = home.split('data-testid="week-top"', 1)[1].split("</ol>", 1)[0]
+    assert re.findall(r"/u/(h\d)/", top) == ["h0", "h1", "h2", "h3", "h4"]
+    assert 'href="/leaderboard/"' in home
+
+
+# --- player pages -----------------------------------------------------------------------------------
+
+
+def test_a_player_page_shows_rank_totals_rounds_opponents_and_public_replays(client):
+    ann, ben = accounts("ann", "ben")
+    game = room([ann, ben], "duel")
+    ChatMessage.objects.create(game=game, name="ben", text="secret plans")
+    finish(game, [ben, ann], how="resign")
+    kept = Round.objects.get(game=game)
+
+    page = client.get("/u/ben/").content.decode()
+    assert "Duel" in page and "#1" in page
+    assert "1 of 2" in page and '<a href="/u/ann/">ann</a>' in page
+    assert f"/replays/{kept.public_id}/" in page
+    assert game.pk not in page  # the room id is the invitation: never on a profile
+    assert 'data-testid="points-chart"' in page and 'data-testid="places-chart"' in page
+    assert "style=" not in page.split("<main", 1)[1]  # CSP: CSS classes only
+
+    replay = client.get(f"/replays/{kept.public_id}/").content.decode()
+    assert "Replay" in replay and game.pk not in replay and "secret plans" not in replay
+    record = client.get(f"/replays/{kept.public_id}/record.json").json()
+    assert record["id"] == kept.public_id and game.pk not in str(record)
+    assert [p["name"] for p in record["result"]["places"]] == ["ben", "ann"]
+
+
+def test_an_unknown_public_replay_is_a_404(client):
+    assert client.get("/replays/nope/").status_code == 404
+    assert client.get("/replays/nope/record.json").status_code == 404
+
+
+def test_a_player_page_is_paginated_and_its_queries_do_not_grow_with_history(
+    client, django_assert_max_num_queries
+):
+    ann, ben = accounts("ann", "ben")
+    now = timezone.now()
+    for n in range(45):
+        write([ann, ben] if n % 2 else [ben, ann], now - timedelta(days=n))
+    assert Result.objects.filter(user=ann).count() == 45
+
+    with django_assert_max_num_queries(14):
+        page = client.get("/u/ann/").content.decode()
+    assert page.count("Replay</a>") == 20 and "Page 1 of 3" in page
+    last = client.get("/u/ann/?page=3").content.decode()
+    assert last.count("Replay</a>") == 5
+    assert "not counted (5 a day)" not in page  # one a day
+
+
+def test_a_newcomer_has_no_history(client):
+    accounts("ann")
+    page = client.get("/u/ann/").content.decode()
+    assert "No finished games yet." in page and "No ranked rounds yet." in page
