@@ -1,0 +1,18 @@
+"""Results and standings for the rounds that finished before results were written."""
+
+from django.db import migrations
+
+
+def backfill(apps, schema_editor):
+    from leaderboard.backfill import backfill as write_missing_results
+
+    write_missing_results(apps)
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("leaderboard", "0001_results_and_standings"),
+        ("games", "0004_round_public_id"),
+    ]
+
+    operations = [migrations.RunPython(backfill, migrations.RunPython.noop)]
