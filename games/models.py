@@ -80,6 +80,10 @@ class Game(models.Model):
     turn_deadline = models.DateTimeField(null=True, blank=True)
     pauses_per_player = models.PositiveSmallIntegerField(default=2)
     pause_seconds = models.PositiveIntegerField(default=60)
+    # A staked room (a friends room for two with a stake, issue 10): coins each player puts in the
+    # game's escrow (0: not staked). `quick`: opened by quick match (paired there, not in the lobby).
+    stake = models.PositiveIntegerField(default=0)
+    quick = models.BooleanField(default=False)
     # Not null while a pause runs: the acting seat's time left when it began (the clock stands still).
     paused_remaining_ms = models.PositiveIntegerField(null=True, blank=True)
     # Tries of the computer's turn that raised at this version: after 3 it plays a random legal action.
@@ -95,6 +99,12 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["owner", "status"]),
             models.Index(fields=["deadline"], name="game_deadline_idx"),
+            # The staked lobby and quick match: open staked rooms, oldest first.
+            models.Index(
+                fields=["quick", "stake", "created"],
+                condition=models.Q(status="open", stake__gt=0),
+                name="game_open_staked_idx",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -309,3 +319,6 @@ class ChatReport(models.Model):
 
     def __str__(self) -> str:
         return f"report of {self.message_id} by {self.reporter_id}"
+
+
+from .staking_models import StakeRequest  # noqa: E402, F401  (Django finds it here)

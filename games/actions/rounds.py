@@ -20,6 +20,7 @@ from ..models import Action, Game, Seat
 from ..public_rounds import keep_round
 from .core import lock_game, players_of, record_action, reseed, save_game, seats_in
 from .setup import start_round
+from .stakes import refuse_if_staked, settle_round
 
 # How a round ended. The first five rank the seats by `places`; the last four count for nobody.
 HOW_RANKED = ("won", "resign", "leave", "abandon", "wipe")
@@ -42,7 +43,7 @@ def finish_round(game: Game, seats: list[Seat], places: list[int], how: str) -> 
     game.new_round_votes = []
     if how != "cancel":
         keep_round(game, seats, game.result_places)
-    coins: dict[int, int] = {}
+    coins = settle_round(game, seats, places, how)
     record_round(game, seats, list(places), how, coins)  # results and standings (leaderboard)
     return coins
 
@@ -76,6 +77,7 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
             raise Conflict("The game has not started yet.")
         if game.status == Game.Status.ABANDONED:
             raise Conflict("This game was abandoned.")
+        refuse_if_staked(game, "start a new round (offer a rematch instead)")
         seats = seats_in(game)
         mine = seats_of(game, seats, actor)
         if not mine:

@@ -157,6 +157,8 @@ def do_join(game_id: str, actor: Actor) -> Seat:
                 return seat
         if game.mode != Game.Mode.FRIENDS:
             raise NotAllowed("This game has no seats for guests; you can watch it.")
+        if game.stake:  # its seat is taken with the stake (games.actions.stakes.join_staked_room)
+            raise Conflict(f"This room is played for {game.stake:,} coins: join it with its stake.")
         if game.status != Game.Status.OPEN:
             raise Conflict("This game has already started; you can watch it.")
         free = [s for s in seats if s.kind == Seat.Kind.OPEN]
@@ -186,6 +188,8 @@ def do_set_seat(game_id: str, actor: Actor, index: int, kind: str, level: str = 
         host_only(game, actor)
         if game.status != Game.Status.OPEN:
             raise Conflict("Seats can only change before the game starts.")
+        if game.stake:
+            raise Conflict("A staked room's second seat is for a player who stakes the same coins.")
         seats = seats_in(game)
         seat = seat_at(seats, index)
         if seat.kind == Seat.Kind.HUMAN:
@@ -218,6 +222,8 @@ def do_start(game_id: str, actor: Actor, version: int | None = None) -> Game:
         check_version(game, version)
         if game.status != Game.Status.OPEN:
             raise Conflict("This game has already started.")
+        if game.stake:
+            raise Conflict("A staked room starts when an opponent joins with their stake.")
         seats = seats_in(game)
         if any(s.kind == Seat.Kind.OPEN for s in seats):
             raise Conflict("Every seat needs a player or a computer before the start.")

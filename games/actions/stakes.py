@@ -1,0 +1,290 @@
+"""Staked rooms: a friends room for two with a stake, played for coins (issue 10, ARCHITECTURE "Money").
+
+Coins move only through the ledger (accounts.ledger) and only inside the game's transactions:
+
+- `create_staked_room` opens the room and escrows the host's stake in one transaction;
+- `join_staked_room` escrows the guest's stake in the transaction that takes the seat and starts the
+  game, so a seat is never taken unpaid and a stake never held without a seat;
+- `settle_round`, called by `finish_round` (the one place a round ends) in the transaction of the action
+  that ends it, closes the escrow exactly once: the winner takes the pot less the house's cut, and a
+  round that counts for nobody (agreed, idle, void, a room cancelled before its start) gives every stake
+  back. The escrow's closing transaction is unique in the database, so a second settlement can't happen.
+
+Lock order, everywhere: the game row, then wallets (accounts in primary-key order). Creating a room
+locks the host's wallet first, but the game is new, so no one else can be waiting for it.
+"""
+
+from __future__ import annotations
+
+import zlib
+from datetime import timedelta
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from accounts.ledger import books, escrow, rules
+
+from ..actors import Actor, sits_in
+from ..errors import Conflict, GameError, NotAllowed
+from ..models import Action, Game, Seat, StakeRequest
+from .core import lock_game, record_action, seats_in, timer_choices
+from .setup import SeatSpec, TimerSpec, create_game, start_round
+
+DEFAULT_TIMER = 15
+TWO_PLAYER_RULESETS = ("twodice", "duel", "classic", "places")
+UNRANKED = ("agreed", "idle", "void", "cancel")
+
+
+# --- what may be staked -----------------------------------------------------------------------------
+
+
+def staked_timers() -> tuple[int, ...]:
+    """10, 15 or 30 s: a staked room's timer is always on (tests may also use their short timers)."""
+    return tuple(seconds for seconds in timer_choices() if seconds)
+
+
+def parse_stake(raw: object) -> int:
+    """A stake typed by a player: ASCII digits only, a whole number within the bounds."""
+    from ludopat.numbers import parse_int
+
+    low, high = rules.stake_bounds()
+    stake = parse_int(raw) if isinstance(raw, str) else raw if type(raw) is int else None
+    if stake is None or not low <= stake <= high:
+        raise GameError(f"A stake is a whole number of coins from {low:,} to {high:,}.")
+    return stake
+
+
+def is_new_player(user_id: int) -> bool:
+    """Younger than a day, or fewer finished games than the limit: such accounts stake at most 100."""
+    from accounts.models import User
+
+    _, games_needed = rules.new_player_limit()
+    joined = User.objects.filter(pk=user_id).values_list("date_joined", flat=True).first()
+    if joined is None or joined > timezone.now() - timedelta(days=1):
+        return True
+    finished = Seat.objects.filter(user_id=user_id, game__status=Game.Status.FINISHED)
+    return finished.values("game").distinct().count() < games_needed
+
+
+def check_stake_for(user_id: int, stake: int) -> None:
+    cap, games_needed = rules.new_player_limit()
+    if stake > cap and is_new_player(user_id):
+        raise GameError(
+            f"New accounts stake at most {cap:,} coins until they are a day old and have finished "
+            f"{games_needed} games."
+        )
+
+
+def _needs_account(actor: Actor, what: str) -> None:
+    if not actor.is_authenticated:
+        raise NotAllowed(f"Sign up or log in to {what}: staked rooms are played for coins.")
+
+
+def refuse_if_staked(game: Game, what: str) -> None:
+    """For room actions that make no sense with a stake (adding a computer, starting by hand)."""
+    if game.stake:
+        raise Conflict(f"A staked room can't {what}: it starts when an opponent joins.")
+
+
+# --- idempotency keys ---------------------------------------------------------------------------------
+
+
+def _first_answer(actor: Actor, key: str | None) -> tuple[StakeRequest | None, Game | None]:
+    """Claim the form's key for this request, or find the game its first submission produced.
+
+    Inside the caller's transaction: if the first submission is still running, the unique index makes
+    this one wait for it; if it failed (nothing was written), its key is free again.
+    """
+    if not key:
+        return None, None
+    key = key[:64]
+    try:
+        with transaction.atomic():
+            return StakeRequest.objects.create(user_id=actor.user_id, key=key), None
+    except IntegrityError:
+        first = StakeRequest.objects.select_related("game").get(user_id=actor.user_id, key=key)
+        return None, first.game
+
+
+def _answer(request: StakeRequest | None, game: Game) -> Game:
+    if request is not None:
+        request.game = game
+        request.save(update_fields=["game"])
+    return game
+
+
+# --- creating, joining, cancelling --------------------------------------------------------------------
+
+
+def open_entry_of(user_id: int) -> Game | None:
+    """The player's open staked room or quick-match entry (at most one at a time)."""
+    return Game.objects.filter(owner_id=user_id, stake__gt=0, status=Game.Status.OPEN).first()
+
+
+def create_staked_room(
+    actor: Actor,
+    ruleset: str,
+    stake: object,
+    timer_seconds: int = DEFAULT_TIMER,
+    key: str | None = None,
+    quick: bool = False,
+) -> Game:
+    """Open a staked room for two and put the host's stake in its escrow, in one transaction."""
+    _needs_account(actor, "open a staked room")
+    stake = parse_stake(stake)
+    if ruleset not in TWO_PLAYER_RULESETS:
+        raise GameError("Choose a rule set for two players.")
+    if timer_seconds not in staked_timers():
+        raise GameError("A staked room's timer is 10, 15 or 30 seconds per action.")
+    with transaction.atomic():
+        books.locked_wallet(actor.user_id)  # this player's coin decisions, one at a time
+        request, first = _first_answer(actor, key)
+        if first is not None:
+            return first
+        check_stake_for(actor.user_id, stake)
+        if open_entry_of(actor.user_id):
+            raise Conflict("You already have an open staked room or quick match: cancel it first.")
+        game = create_game(
+            actor,
+            Game.Mode.FRIENDS,
+            ruleset,
+            {},
+            [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
+            TimerSpec(seconds=timer_seconds),
+        )
+        game.stake = stake
+        game.quick = quick
+        game.message = f"Waiting for an opponent to stake {stake:,} coins."
+        game.save(update_fields=["stake", "quick", "message"])
+        escrow.hold_stake(game, actor.user_id, stake)
+        return _answer(request, game)
+
+
+def _refuse_joining(game: Game, actor: Actor) -> None:
+    if not game.stake:
+        raise Conflict("This room has no stake: join it from its page.")
+    if game.owner_id == actor.user_id:
+        raise Conflict("This is your own room: wait for an opponent, or cancel it.")
+    if actor.key and game.owner_key == actor.key:
+        raise NotAllowed("Two accounts from the same browser can't play each other for coins.")
+    if game.status == Game.Status.PLAYING:
+        raise Conflict("Someone else joined this room first; it is full.")
+    if game.status != Game.Status.OPEN:
+        raise Conflict("This room is closed: it was cancelled or the game is over.")
+
+
+def join_staked_room(actor: Actor, game_id: str, key: str | None = None) -> Game:
+    """Take the open seat and stake the same coins, in one transaction; the game starts at once."""
+    _needs_account(actor, "join a staked room")
+    with transaction.atomic():
+        game = lock_game(game_id)
+        request, first = _first_answer(actor, key)
+        if first is not None:
+            return first
+        seats = seats_in(game)
+        if any(sits_in(seat, actor) for seat in seats) and game.owner_id != actor.user_id:
+            return _answer(request, game)  # joined already (a repeated click): nothing moves
+        _refuse_joining(game, actor)
+        _seat_and_start(game, seats, actor)
+        return _answer(request, game)
+
+
+def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
+    escrow.hold_stake(game, actor.user_id, game.stake)
+    seat = next(s for s in seats if s.kind == Seat.Kind.OPEN)
+    seat.kind, seat.user_id, seat.player_key, seat.name = (
+        Seat.Kind.HUMAN,
+        actor.user_id,
+        actor.key,
+        "",
+    )
+    seat.save()
+    record_action(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
+    start_round(game, seats)
+
+
+def cancel_staked_room(actor: Actor, game_id: str) -> Game:
+    """The host closes a room nobody has joined; the stake comes back (settle_round, how="cancel")."""
+    from .leaving import do_abandon
+
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not game.stake or game.owner_id != actor.user_id:
+            raise NotAllowed("Only the host can cancel this room.")
+        if game.status != Game.Status.OPEN:
+            raise Conflict("Someone has joined: the game is on (resign to give it up).")
+        return do_abandon(game_id, actor)
+
+
+# --- quick match --------------------------------------------------------------------------------------
+
+
+def _queue_lock(tier: int, ruleset: str) -> None:
+    """One quick-match press per tier and rule set at a time, so two people pressing together are
+    paired with each other instead of both waiting. (SQLite: its write lock already serialises.)"""
+    if connection.vendor == "postgresql":
+        key = (
+            zlib.crc32(f"quick-match:{tier}:{ruleset}".encode()) & 0x7FFFFFFF
+        )  # same in every process
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [0x1D0, key])
+
+
+def quick_match(
+    actor: Actor, tier: object, ruleset: str = "twodice", key: str | None = None
+) -> Game:
+    """Pair with the longest-waiting player at this stake and rule set, or wait for one."""
+    _needs_account(actor, "play a quick match")
+    stake = parse_stake(tier)
+    if stake not in rules.stake_tiers():
+        tiers = ", ".join(f"{t:,}" for t in rules.stake_tiers())
+        raise GameError(f"Quick match stakes are {tiers} coins.")
+    if ruleset not in TWO_PLAYER_RULESETS:
+        raise GameError("Choose a rule set for two players.")
+    with transaction.atomic():
+        _queue_lock(stake, ruleset)
+        request, first = _first_answer(actor, key)
+        if first is not None:
+            return first
+        waiting = (
+            Game.objects.filter(quick=True, stake=stake, ruleset=ruleset, status=Game.Status.OPEN)
+            .exclude(owner_id=actor.user_id)
+            .exclude(owner_key=actor.key)
+            .order_by("created", "pk")
+            .values_list("pk", flat=True)
+        )
+        for game_id in waiting[:5]:
+            game = lock_game(game_id)
+            if game.status != Game.Status.OPEN:
+                continue
+            check_stake_for(actor.user_id, stake)
+            _seat_and_start(game, seats_in(game), actor)
+            return _answer(request, game)
+        # Nobody to pair with: wait, still holding the queue's lock, so whoever presses next finds us.
+        game = create_staked_room(actor, ruleset, stake, DEFAULT_TIMER, None, quick=True)
+        return _answer(request, game)
+
+
+# --- settlement (called by finish_round) ---------------------------------------------------------------
+
+
+def settle_round(game: Game, seats: list[Seat], places: list[int], how: str) -> dict[int, int]:
+    """Close the staked game's escrow once; {seat index: coins won (+) or lost (-)}, {} if unstaked."""
+    if not game.stake or escrow.is_closed(game):
+        return {}
+    held = escrow.stakes_held(game)
+    if not held:
+        return {}
+    by_user = {seat.user_id: seat.index for seat in seats if seat.user_id in held}
+    winner = seats[places[0]] if places else None
+    if how in UNRANKED or len(held) < 2 or winner is None or winner.user_id not in held:
+        reasons = {
+            "cancel": "Room cancelled: stake returned",
+            "void": "Game voided: stake returned",
+            "agreed": "Game ended by agreement: stake returned",
+            "idle": "Game closed while idle: stake returned",
+        }
+        coins = escrow.refund(game, reasons.get(how, "Stake returned"))
+    else:
+        coins = escrow.pay_winner(game, winner.user_id, f"Won the pot ({how})")
+    return {by_user[user_id]: amount for user_id, amount in coins.items() if user_id in by_user}

@@ -1,0 +1,299 @@
+"""Staked rooms: creating, joining, cancelling, settling and every refusal, through the game actions.
+
+Every test ends with the ledger's invariants (tests.ledger_checks), including the staked-game ones:
+an open room's escrow holds one stake, a game in play two, a finished or cancelled one none, closed once.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.ledger.adjustments import adjust_coins
+from accounts.ledger.history import balance_of
+from accounts.ledger.models import LedgerEntry, LedgerTransaction
+from games import actions
+from games.actions import stakes
+from games.actions.rounds import finish_round
+from games.errors import Conflict, GameError, NotAllowed
+from games.models import Game, Seat
+from tests.games.webplay import anon, fresh, member, play_until
+from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def quiet(settings, redis_client):
+    settings.LUDOPAT_TEST_SEEDS = True
+
+
+def veteran(django_user_model, name: str):
+    """An account past the new-player limit (a day old, enough finished games)."""
+    user = django_user_model.objects.create_user(name)
+    django_user_model.objects.filter(pk=user.pk).update(
+        date_joined=timezone.now() - timedelta(days=2)
+    )
+    return member(user)
+
+
+@pytest.fixture
+def host(django_user_model, settings):
+    settings.LUDOPAT_NEW_PLAYER_GAMES = 0
+    return veteran(django_user_model, "hostess")
+
+
+@pytest.fixture
+def guest(django_user_model):
+    return veteran(django_user_model, "guesto")
+
+
+@pytest.fixture
+def third(django_user_model):
+    return veteran(django_user_model, "thirdy")
+
+
+def coins(*actors) -> list[int]:
+    return [balance_of(a.user_id) for a in actors]
+
+
+def moved() -> int:
+    return LedgerTransaction.objects.count()
+
+
+def room(host, stake=100, **kwargs) -> Game:
+    return stakes.create_staked_room(host, "twodice", stake, **kwargs)
+
+
+def test_opening_a_room_puts_the_host_stake_in_escrow(host):
+    game = room(host, 250)
+    assert (game.stake, game.status, game.timer_seconds, game.mode) == (250, "open", 15, "friends")
+    assert coins(host) == [750]
+    assert "Waiting for an opponent to stake 250 coins" in fresh(game).message
+
+
+def test_joining_stakes_the_same_and_starts_the_game(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    game = fresh(game)
+    assert game.status == Game.Status.PLAYING
+    assert [s.user_id for s in game.seats.all()] == [host.user_id, guest.user_id]
+    assert coins(host, guest) == [900, 900]
+    assert LedgerEntry.objects.get(account__game=game, amount__gt=0, transaction__kind="stake",
+                                   account__kind="escrow", transaction__entries__account__user_id=guest.user_id).amount == 100  # fmt: skip
+
+
+def test_a_resignation_pays_the_winner_the_pot_less_the_rake(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    actions.do_resign(game.pk, guest)
+    assert fresh(game).status == Game.Status.FINISHED
+    assert coins(host, guest) == [1080, 900]
+    assert LedgerEntry.objects.get(account__kind="house").amount == 20
+
+
+def test_a_game_played_to_the_end_pays_the_winner_once(host, guest):
+    game = room(host, 50)
+    stakes.join_staked_room(guest, game.pk)
+    by_seat = {0: host, 1: guest}
+    game = play_until(game, lambda seat: by_seat[seat.index], lambda g: g.is_over, limit=4000)
+    winner, loser = (host, guest) if game.result_places[0] == 0 else (guest, host)
+    assert coins(winner, loser) == [1040, 950]
+    assert LedgerTransaction.objects.filter(kind="payout", game=game).count() == 1
+
+
+@pytest.mark.parametrize("how", ["void", "idle", "agreed"])
+def test_a_round_that_counts_for_nobody_gives_both_stakes_back(host, guest, how):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    with transaction.atomic():
+        game = actions.lock_game(game.pk)
+        seats = actions.seats_in(game)
+        assert finish_round(game, seats, [], how) == {0: 0, 1: 0}
+        game.save()
+    assert coins(host, guest) == [1000, 1000]
+    assert LedgerTransaction.objects.filter(kind="refund", game=game).count() == 1
+
+
+def test_finish_round_reports_coins_by_seat_and_never_settles_twice(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    with transaction.atomic():
+        game = actions.lock_game(game.pk)
+        seats = actions.seats_in(game)
+        assert finish_round(game, seats, [1, 0], "resign") == {0: -100, 1: 80}
+        # Settling again (any caller, any outcome) finds the escrow closed and moves nothing.
+        assert stakes.settle_round(game, seats, [0, 1], "won") == {}
+        game.save()
+    assert coins(host, guest) == [900, 1080]
+
+
+def test_the_host_may_cancel_before_anyone_joins(host, guest):
+    game = room(host, 100)
+    stakes.cancel_staked_room(host, game.pk)
+    assert fresh(game).status == Game.Status.ABANDONED
+    assert coins(host) == [1000]
+    with pytest.raises(Conflict, match="closed"):
+        stakes.join_staked_room(guest, game.pk)
+    assert coins(guest) == [1000]
+
+
+def test_no_cancel_once_the_game_is_on(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    with pytest.raises(Conflict, match="resign"):
+        stakes.cancel_staked_room(host, game.pk)
+    with pytest.raises(NotAllowed):
+        stakes.cancel_staked_room(guest, game.pk)
+
+
+# Refusals: a clear message and no coin moved
+
+
+@pytest.mark.parametrize(
+    "stake",
+    ["-5", "0", "9", "10001", "99999999999999999999", "1e3", "0.5", "10abc", "١٠٠", "", " "],
+)
+def test_a_stake_must_be_a_whole_number_in_bounds(host, stake):
+    before = moved()
+    with pytest.raises(GameError, match="whole number of coins from 10 to 10,000"):
+        room(host, stake)
+    assert moved() == before and coins(host) == [1000]
+
+
+def test_a_new_account_stakes_at_most_100(django_user_model):
+    newbie = member(django_user_model.objects.create_user("newbie"))
+    with pytest.raises(GameError, match="New accounts stake at most 100"):
+        room(newbie, 101)
+    assert coins(newbie) == [1000]
+    room(newbie, 100)
+
+
+def test_too_few_coins_to_open_or_join(host, guest):
+    with pytest.raises(GameError, match="stake is 5,000 coins; you have 1,000"):
+        room(host, 5000)
+    game = room(host, 500)
+    adjust_coins(guest.user_id, -600, "test: spent")
+    before = moved()
+    with pytest.raises(GameError, match="stake is 500 coins; you have 400"):
+        stakes.join_staked_room(guest, game.pk)
+    assert moved() == before and coins(guest) == [400]
+    assert fresh(game).status == Game.Status.OPEN
+    assert fresh(game).seats.filter(kind=Seat.Kind.OPEN).count() == 1
+
+
+def test_refusals_to_join(host, guest, third):
+    game = room(host, 100)
+    before = moved()
+    with pytest.raises(Conflict, match="your own room"):
+        stakes.join_staked_room(host, game.pk)
+    same_browser = type(third)(third.user_id, host.key, "thirdy")
+    with pytest.raises(NotAllowed, match="same browser"):
+        stakes.join_staked_room(same_browser, game.pk)
+    with pytest.raises(NotAllowed, match="log in"):
+        stakes.join_staked_room(anon(), game.pk)
+    assert moved() == before
+    stakes.join_staked_room(guest, game.pk)
+    before = moved()
+    with pytest.raises(Conflict, match="full"):
+        stakes.join_staked_room(third, game.pk)
+    actions.do_resign(game.pk, guest)
+    with pytest.raises(Conflict, match="closed"):
+        stakes.join_staked_room(third, game.pk)
+    assert coins(third) == [1000]
+
+
+def test_a_staked_room_cannot_be_entered_around_its_stake(host, guest):
+    game = room(host, 100)
+    with pytest.raises(Conflict, match="join it with its stake"):
+        actions.do_join(game.pk, guest)
+    with pytest.raises(Conflict, match="stakes the same coins"):
+        actions.do_set_seat(game.pk, host, 1, Seat.Kind.COMPUTER)
+    with pytest.raises(Conflict):
+        actions.do_start(game.pk, host)
+    assert fresh(game).status == Game.Status.OPEN and coins(host, guest) == [900, 1000]
+
+
+def test_one_open_staked_room_per_player(host):
+    room(host, 100)
+    with pytest.raises(Conflict, match="already have an open staked room"):
+        room(host, 50)
+    assert coins(host) == [900]
+
+
+def test_no_new_rounds_in_a_staked_room(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    actions.do_resign(game.pk, guest)
+    with pytest.raises(Conflict, match="rematch"):
+        actions.do_new_round(game.pk, host)
+
+
+# Idempotency keys
+
+
+def test_a_repeated_create_returns_the_first_room_and_stakes_once(host):
+    first = room(host, 100, key="form-1")
+    again = room(host, 100, key="form-1")
+    assert again.pk == first.pk and coins(host) == [900]
+
+
+def test_a_repeated_join_holds_one_stake(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk, key="join-1")
+    assert stakes.join_staked_room(guest, game.pk, key="join-1").pk == game.pk
+    assert stakes.join_staked_room(guest, game.pk, key="join-2").pk == game.pk  # seated already
+    assert coins(guest) == [900]
+
+
+# Quick match
+
+
+def test_quick_match_pairs_with_the_longest_waiting_player(host, guest, third):
+    first = stakes.quick_match(host, "100")
+    assert first.status == Game.Status.OPEN and first.quick and coins(host) == [900]
+    other_tier = stakes.quick_match(third, "50")
+    assert other_tier.status == Game.Status.OPEN and other_tier.pk != first.pk
+    paired = stakes.quick_match(guest, "100")
+    assert paired.pk == first.pk and fresh(first).status == Game.Status.PLAYING
+
+
+def test_quick_match_pairs_and_starts(host, guest):
+    waiting = stakes.quick_match(host, "250")
+    paired = stakes.quick_match(guest, "250", key="qm-1")
+    assert paired.pk == waiting.pk and fresh(paired).status == Game.Status.PLAYING
+    assert coins(host, guest) == [750, 750]
+    assert stakes.quick_match(guest, "250", key="qm-1").pk == waiting.pk  # repeated: nothing moves
+    assert coins(guest) == [750]
+
+
+def test_quick_match_tiers_only(host):
+    with pytest.raises(GameError, match="Quick match stakes are 50, 100, 250, 500, 1,000"):
+        stakes.quick_match(host, "300")
+    assert coins(host) == [1000]
+
+
+def test_quick_match_never_pairs_one_browser_with_itself(host, third):
+    stakes.quick_match(host, "100")
+    twin = type(third)(third.user_id, host.key, "thirdy")
+    game = stakes.quick_match(twin, "100")
+    assert game.status == Game.Status.OPEN and game.owner_id == third.user_id
+
+
+def test_a_waiting_quick_match_can_be_cancelled(host):
+    game = stakes.quick_match(host, "50")
+    stakes.cancel_staked_room(host, game.pk)
+    assert coins(host) == [1000]
+
+
+def test_the_games_staked_invariants_catch_an_unpaid_finish(host, guest):
+    from accounts.ledger.checks import problems
+
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)  # bypassing finish_round
+    assert any("escrow is not closed" in p for p in problems())
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.PLAYING)
