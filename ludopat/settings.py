@@ -241,4 +241,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
         "options": {"expires": 3600.0},
     },
+    # Games nobody finishes are closed (games.actions.idle); they would stay "playing" for ever.
+    "close-idle-games": {
+        "task": "games.tasks.close_idle_games",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
+    },
 }
