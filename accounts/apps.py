@@ -1,5 +1,18 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
+
+    def ready(self):
+        from django.contrib.auth.signals import user_logged_in
+
+        from .addresses import remember_address
+        from .roles import ensure_roles
+
+        user_logged_in.connect(remember_address, dispatch_uid="accounts.remember_address")
+
+        # Runs after every app's migrate (permissions are created by auth's own post_migrate handler,
+        # which is connected first because django.contrib.auth is listed before accounts).
+        post_migrate.connect(ensure_roles, dispatch_uid="accounts.ensure_roles")

@@ -1,10 +1,13 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from games.frame_limit import ABUSE_CLOSE_CODE, new_bucket
+
 from .presence import GROUP, Presence
+from .sockets import ClosedOnBan, join_user_group, leave_user_group
 
 
-class OnlineConsumer(AsyncWebsocketConsumer):
+class OnlineConsumer(ClosedOnBan, AsyncWebsocketConsumer):
     """Keeps the home page's "N players online" live: every change is pushed to every open page."""
 
     async def connect(self):

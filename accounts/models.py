@@ -1,16 +1,52 @@
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 
+from .addresses import LoginAddress  # noqa: F401  (models: Django finds them through this module)
+from .audit import AuditLog  # noqa: F401
 from .ledger.models import LedgerAccount, LedgerEntry, LedgerTransaction, TopUpClaim  # noqa: F401
 
 
 class User(AbstractUser):
-    """A player's account. Email is optional (needed only for password reset)."""
+    """A player's account. Email is optional (needed only for password reset).
 
-    # Set by moderators: a muted player's chat messages are refused.
-    is_muted = models.BooleanField(default=False)
+    Accounts are deactivated, never deleted: a ban sets `is_active` off (Django then refuses the log-in
+    and every session's user) and records why and until when; accounts/moderation.py does it.
+    """
+
+    # A chat mute: the player's messages are refused until then, and they are told why.
+    muted_until = models.DateTimeField(null=True, blank=True)
+    mute_reason = models.CharField(max_length=200, blank=True)
+    # A ban in force (banned_at set): until `banned_until`, or until lifted when that is empty.
+    banned_at = models.DateTimeField(null=True, blank=True)
+    banned_until = models.DateTimeField(null=True, blank=True)
+    ban_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta(AbstractUser.Meta):
+        permissions = [
+            ("ban_user", "Can ban and unban players"),
+            ("mute_user", "Can mute and unmute players' chat"),
+            ("rename_user", "Can rename a player"),
+            ("adjust_coins", "Can adjust a player's coins"),
+        ]
 
     def get_absolute_url(self) -> str:
         from django.urls import reverse
 
         return reverse("profile", args=[self.username])
+
+    @property
+    def is_muted(self) -> bool:
+        return self.muted_until is not None and self.muted_until > timezone.now()
+
+    @property
+    def is_banned(self) -> bool:
+        return self.banned_at is not None
+
+
+class CollusionFlag(User):
+    """The admin's page of collusion flags (accounts.collusion); a proxy, so it has a permission."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "collusion flag"

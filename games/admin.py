@@ -1,6 +1,37 @@
-from django.contrib import admin
+"""Games in the admin: read-only records (a form save would race the game's lock and version and
+rewind a live game), links to the live page, record and replay; changes only through admin actions
+that call the games' `do_*` functions. The reports queue is here too: open reports first, oldest first.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import F
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+from accounts import moderation
+from accounts.admin_actions import form_action
+from accounts.admin_forms import DURATIONS, ReasonForm, ends_after
 
 from .models import Action, ChatMessage, ChatReport, Game, Pause, Round, Seat
+
+# Messages shown around a reported one.
+CONTEXT_BEFORE, CONTEXT_AFTER = 8, 4
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewable by whoever has the view permission; nobody, superusers included, edits in a form."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class SeatInline(admin.TabularInline):
@@ -18,55 +49,272 @@ class SeatInline(admin.TabularInline):
         "is_away",
         "timeouts_in_row",
     )
-    readonly_fields = ("index", "colours")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ReadOnlyAdmin):
     list_display = ("id", "mode", "ruleset", "status", "round", "version", "owner", "updated")
     list_filter = ("mode", "ruleset", "status")
     search_fields = ("id", "owner__username", "seats__user__username")
-    readonly_fields = ("id", "version", "state", "server_seed", "server_seed_sha256", "nonce")
+    exclude = ("server_seed",)  # the current round's seed stays secret until the round ends
+    readonly_fields = ("links",)
     inlines = [SeatInline]
+    actions = ["void"]
+
+    def has_void_permission(self, request):
+        return request.user.has_perm("games.void_game")
+
+    @admin.action(description="Void the round in play (stakes refunded)", permissions=["void"])
+    def void(self, request, queryset):
+        from .actions.moderation import do_void
+
+        return form_action(
+            self,
+            request,
+            queryset,
+            action="void",
+            title="Void the round",
+            form_class=ReasonForm,
+            apply=lambda game, data: do_void(request.user, game.pk, data["reason"]),
+            done="round voided.",
+        )
+
+    @admin.display(description="pages")
+    def links(self, obj):
+        return format_html(
+            '<a href="{}">live page</a> · <a href="{}">record</a> · <a href="{}">replay</a>',
+            reverse("game", args=[obj.pk]),
+            reverse("game_record", args=[obj.pk]),
+            reverse("game_replay", args=[obj.pk]),
+        )
 
 
 @admin.register(Action)
-class ActionAdmin(admin.ModelAdmin):
+class ActionAdmin(ReadOnlyAdmin):  # the log is append-only
     list_display = ("game", "round", "seq", "kind", "text", "created")
     list_filter = ("kind",)
     search_fields = ("game__id",)
 
-    def has_change_permission(self, request, obj=None):  # the log is append-only
-        return False
 
-
-admin.site.register(Round)
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ("game", "number", "places", "created")
+    search_fields = ("game__id",)
 
 
 @admin.register(Pause)
-class PauseAdmin(admin.ModelAdmin):
+class PauseAdmin(ReadOnlyAdmin):
     list_display = ("game", "round", "seat", "started", "ends", "ended", "ended_by")
     search_fields = ("game__id",)
 
 
 # Chat text is shown through the admin's auto-escaping (never mark_safe): it is what a player typed.
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
-    list_display = ("created", "game", "name", "user", "text")
+class ChatMessageAdmin(ReadOnlyAdmin):
+    list_display = ("created", "game", "name", "user", "text", "hidden_at")
     search_fields = ("game__id", "user__username", "text")
-    readonly_fields = ("game", "seat", "user", "name", "text", "created")
+    actions = ["hide"]
+
+    def has_hide_permission(self, request):
+        return request.user.has_perm("games.hide_chatmessage")
+
+    @admin.action(description="Hide the selected messages", permissions=["hide"])
+    def hide(self, request, queryset):
+        from .actions.moderation import do_hide_message
+
+        return form_action(
+            self,
+            request,
+            queryset,
+            action="hide",
+            title="Hide",
+            form_class=ReasonForm,
+            apply=lambda message, data: do_hide_message(request.user, message, data["reason"]),
+            done="hidden.",
+        )
+
+
+def conversation(message: ChatMessage, mark: bool = True) -> str:
+    """The messages around `message` in its game, the reported one marked."""
+    around = ChatMessage.objects.filter(game_id=message.game_id)
+    before = around.filter(created__lte=message.created).exclude(pk=message.pk)
+    before = list(before.order_by("-created", "-pk")[:CONTEXT_BEFORE])[::-1]
+    after = list(
+        around.filter(created__gte=message.created)
+        .exclude(pk=message.pk)
+        .exclude(pk__in=[m.pk for m in before])
+        .order_by("created", "pk")[:CONTEXT_AFTER]
+    )
+    rows = format_html_join(
+        "",
+        '<li class="{}" data-testid="context-message"><strong>{}</strong>: {}{}</li>',
+        (
+            (
+                "reported" if m.pk == message.pk and mark else "",
+                m.name,
+                m.text,
+                " (hidden)" if m.hidden_at else "",
+            )
+            for m in [*before, message, *after]
+        ),
+    )
+    return format_html('<ol class="conversation" data-testid="conversation">{}</ol>', rows)
+
+
+class ResolveReportForm(forms.ModelForm):
+    """The report's page is its resolution form: what to do, for how long, and why."""
+
+    resolution = forms.ChoiceField(
+        choices=[
+            (ChatReport.Outcome.DISMISSED, "Dismiss"),
+            (ChatReport.Outcome.HIDDEN, "Hide the message"),
+            (ChatReport.Outcome.MUTED, "Mute the player"),
+            (ChatReport.Outcome.BANNED, "Ban the player"),
+        ]
+    )
+    duration = forms.ChoiceField(
+        choices=[("", "Until lifted (bans only)")] + DURATIONS,
+        required=False,
+        label="For",
+        help_text="How long a mute or ban lasts.",
+    )
+    note = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Reason",
+        help_text="A muted or banned player sees it.",
+    )
+
+    class Meta:
+        model = ChatReport
+        fields: list[str] = []
+
+    def clean(self):
+        data = super().clean()
+        if data.get("resolution") == ChatReport.Outcome.MUTED and not data.get("duration"):
+            raise forms.ValidationError("Say how long the mute lasts.")
+        punished = data.get("resolution") in (ChatReport.Outcome.MUTED, ChatReport.Outcome.BANNED)
+        if punished and not (data.get("note") or "").strip():
+            raise forms.ValidationError("Give a reason: the player is shown it.")
+        return data
+
+
+class OpenFilter(admin.SimpleListFilter):
+    title = "status"
+    parameter_name = "open"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Open"), ("no", "Resolved")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(resolved_at__isnull=True)
+        if self.value() == "no":
+            return queryset.filter(resolved_at__isnull=False)
+        return queryset
 
 
 @admin.register(ChatReport)
 class ChatReportAdmin(admin.ModelAdmin):
-    list_display = ("created", "message_text", "author", "reporter", "reason", "handled")
-    list_filter = ("handled",)
-    readonly_fields = ("message", "reporter", "reason", "created")
+    form = ResolveReportForm
+    list_display = ("created", "status", "what", "player", "reporter", "reason")
+    list_filter = (OpenFilter, "outcome")
+    list_select_related = ("message", "reported", "reporter")
+    search_fields = ("reported__username", "reporter__username", "message__text")
+    ordering = (F("resolved_at").asc(nulls_first=True), "created", "pk")  # open first, oldest first
+    readonly_fields = (
+        "status",
+        "player",
+        "reporter",
+        "reason",
+        "created",
+        "game_link",
+        "players",
+        "context",
+        "resolved_by",
+        "resolved_at",
+        "note",
+    )
 
-    @admin.display(description="message")
-    def message_text(self, obj):
-        return obj.message.text
+    def get_fieldsets(self, request, obj=None):
+        shown = ["status", "created", "reporter", "reason", "player", "game_link", "players"]
+        sets = [(None, {"fields": shown})]
+        if obj is not None and obj.message_id:
+            sets.append(("Conversation", {"fields": ["context"]}))
+        if obj is not None and obj.is_open:
+            sets.append(("Resolve", {"fields": ["resolution", "duration", "note"]}))
+        else:
+            sets.append(("Resolved", {"fields": ["resolved_by", "resolved_at", "note"]}))
+        return sets
 
-    @admin.display(description="author")
-    def author(self, obj):
-        return obj.message.name
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.is_open:
+            return [f for f in self.readonly_fields if f != "note"]
+        return self.readonly_fields
+
+    def has_add_permission(self, request):
+        return False  # players report; moderators resolve
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        until = ends_after(data["duration"]) if data.get("duration") else None
+        try:
+            moderation.do_resolve_report(
+                request.user, obj, data["resolution"], data.get("note", ""), until
+            )
+        except moderation.ModerationError as error:
+            self.message_user(request, str(error), messages.ERROR)
+
+    @admin.display(description="status")
+    def status(self, obj):
+        return obj.get_outcome_display()
+
+    @admin.display(description="reported")
+    def what(self, obj):
+        if obj.message_id:
+            return format_html("message: “{}”", obj.message.text)
+        return "player"
+
+    @admin.display(description="player")
+    def player(self, obj):
+        target = moderation.report_target(obj)
+        if target is None:
+            return "-"
+        url = reverse("admin:accounts_user_change", args=[target.pk])
+        return format_html('<a href="{}">{}</a>', url, target.username)
+
+    @admin.display(description="game")
+    def game_link(self, obj):
+        game_id = obj.game_id or (obj.message.game_id if obj.message_id else None)
+        if not game_id:
+            return "-"
+        return format_html(
+            '<a href="{}">{}</a> (<a href="{}">live page</a>)',
+            reverse("admin:games_game_change", args=[game_id]),
+            game_id,
+            reverse("game", args=[game_id]),
+        )
+
+    @admin.display(description="players")
+    def players(self, obj):
+        game_id = obj.game_id or (obj.message.game_id if obj.message_id else None)
+        if not game_id:
+            return "-"
+        seats = Seat.objects.filter(game_id=game_id).select_related("user")
+        return ", ".join(seat.display_name for seat in seats)
+
+    @admin.display(description="conversation")
+    def context(self, obj):
+        return conversation(obj.message) if obj.message_id else "-"

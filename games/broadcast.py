@@ -32,6 +32,11 @@ def chat_message(game_id: str, message_id: int) -> None:
     _send(game_id, {"type": "chat.message", "id": message_id})
 
 
+def chat_hidden(game_id: str, message_id: int) -> None:
+    """A moderator hid a chat message: every viewer's page removes it."""
+    _send(game_id, {"type": "chat.hidden", "id": message_id})
+
+
 def presence_event() -> dict[str, Any]:
     """Someone connected or left: the players' cards show who is here (no new version)."""
     return {"type": "game.update", "version": -1, "presence": True}

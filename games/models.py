@@ -106,6 +106,7 @@ class Game(models.Model):
                 name="game_open_staked_idx",
             ),
         ]
+        permissions = [("void_game", "Can void the round in play")]
 
     def __str__(self) -> str:
         return f"{self.get_mode_display()} {self.ruleset} {self.id}"
@@ -291,34 +292,80 @@ class ChatMessage(models.Model):
     name = models.CharField(max_length=150)  # the author's name when it was written
     text = models.CharField(max_length=MAX_LENGTH)
     created = models.DateTimeField(auto_now_add=True)
+    # Hidden by a moderator: kept for the record, shown to nobody.
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["created", "pk"]
         indexes = [models.Index(fields=["game", "created"])]
+        permissions = [("hide_chatmessage", "Can hide a chat message")]
 
     def __str__(self) -> str:
         return f"{self.name}: {self.text[:40]}"
 
 
 class ChatReport(models.Model):
-    """A player flagged a chat message for the moderators."""
+    """A player reported a chat message or a player: one entry of the moderators' reports queue.
 
-    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    A message report names the message and its author; a player report names only the player (and the
+    game it came from, if any). A moderator resolves it with an outcome (accounts/moderation.py).
+    """
+
+    class Outcome(models.TextChoices):
+        OPEN = "", "Open"
+        DISMISSED = "dismissed", "Dismissed"
+        HIDDEN = "hidden", "Message hidden"
+        MUTED = "muted", "Player muted"
+        BANNED = "banned", "Player banned"
+
+    message = models.ForeignKey(
+        ChatMessage, null=True, blank=True, on_delete=models.CASCADE, related_name="reports"
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reports_against",
+    )
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports"
+    )
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
     reason = models.CharField(max_length=200, blank=True)
     created = models.DateTimeField(auto_now_add=True)
-    handled = models.BooleanField(default=False)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True, default="")
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=300, blank=True)  # the moderator's reason
 
     class Meta:
-        ordering = ["-created"]
+        ordering = ["created", "pk"]
+        verbose_name = "report"
         constraints = [
-            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once")
+            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once"),
+            models.UniqueConstraint(
+                fields=["reported", "reporter"],
+                condition=models.Q(message__isnull=True, resolved_at__isnull=True),
+                name="player_report_open_once",
+            ),
         ]
+        indexes = [models.Index(fields=["resolved_at", "created"])]
 
     def __str__(self) -> str:
-        return f"report of {self.message_id} by {self.reporter_id}"
+        what = f"message {self.message_id}" if self.message_id else f"player {self.reported_id}"
+        return f"report of {what} by {self.reporter_id}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None
 
 
 from .staking_models import StakeRequest  # noqa: E402, F401  (Django finds it here)

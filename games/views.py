@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ludopat.client_json import BadJson, as_fields, parse_object
 from ludopat.numbers import parse_int
 
-from . import actions, commands, presence, throttle
+from . import actions, commands, throttle
 from .actors import Actor, actor_for
 from .errors import GameError
 from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm
@@ -137,9 +137,7 @@ def live(request: HttpRequest, game_id: str) -> HttpResponse:
     game, seats = _load(game_id)
     if game is None:
         return _not_found(request)
-    actor = _actor(request)
-    presence.seen_acting(game.pk, actor)  # a page without a WebSocket polls: its player is here
-    vp = viewpoint_for(game, seats, actor)
+    vp = viewpoint_for(game, seats, _actor(request))
     return HttpResponse(render_live(game, vp, seats=seats))
 
 
@@ -158,7 +156,6 @@ def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
     actor = _actor(request)
     if not throttle.allow(game_id, actor.key):
         return _too_many(request)
-    presence.seen_acting(game_id, actor)  # a player who acts by plain POSTs is present
     data = request.POST.dict()
     if request.content_type == "application/json":
         try:

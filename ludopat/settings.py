@@ -143,6 +143,7 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "accounts.backends.LiftExpiredBan",  # a timed ban that has run out ends before the password check
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
@@ -238,12 +239,6 @@ CELERY_BEAT_SCHEDULE = {
     # Expired sessions (one per anonymous visitor) are deleted hourly; they would pile up for ever.
     "clear-sessions": {
         "task": "accounts.tasks.clear_sessions",
-        "schedule": 3600.0,
-        "options": {"expires": 3600.0},
-    },
-    # Games nobody finishes are closed (games.actions.idle); they would stay "playing" for ever.
-    "close-idle-games": {
-        "task": "games.tasks.close_idle_games",
         "schedule": 3600.0,
         "options": {"expires": 3600.0},
     },

@@ -1,9 +1,9 @@
 """The chat of games between people: open during pauses, readable afterwards.
 
 Messages are cleaned (control and invisible formatting characters removed, runs of whitespace made one
-space), at most 200 characters, rate-limited per player, refused for muted accounts, stored, and only
-then delivered over the game's WebSocket group. They are stored as plain text and escaped wherever they
-are shown (templates auto-escape; the admin does too).
+space), at most 200 characters, rate-limited per player, refused for muted accounts (who are told until
+when and why), stored, and only then delivered over the game's WebSocket group. They are stored as plain
+text and escaped wherever they are shown (templates auto-escape; the admin does too).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import unicodedata
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+
+from accounts.moderation import mute_notice
 
 from .. import broadcast, throttle
 from ..actors import Actor, seats_of
@@ -74,8 +76,9 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
         user = get_user_model().objects.filter(pk=actor.user_id).first()
         if user is None:
             raise NotAllowed("Log in to chat.")
-        if user.is_muted:
-            raise NotAllowed("Your account is muted: you can't send chat messages.")
+        muted = mute_notice(user)
+        if muted:
+            raise NotAllowed(muted)  # "Muted until <when>: <the moderator's reason>"
         if not _allow(game.pk, user.pk):
             raise TooFast("You're sending messages too fast: wait a moment.")
         message = ChatMessage.objects.create(
@@ -100,14 +103,19 @@ def do_report(game_id: str, actor: Actor, message_id: int, reason: str = "") -> 
     try:
         with transaction.atomic():
             return ChatReport.objects.create(
-                message=message, reporter_id=actor.user_id, reason=clean_text(reason)[:200]
+                message=message,
+                reported_id=message.user_id,
+                game=game,
+                reporter_id=actor.user_id,
+                reason=clean_text(reason)[:200],
             )
     except IntegrityError:
         return ChatReport.objects.get(message=message, reporter_id=actor.user_id)
 
 
 def messages(game: Game, limit: int = 200) -> list[ChatMessage]:
-    rows = ChatMessage.objects.filter(game=game).order_by("-created", "-pk")[:limit]
+    shown = ChatMessage.objects.filter(game=game, hidden_at__isnull=True)  # hidden by a moderator
+    rows = shown.order_by("-created", "-pk")[:limit]
     return list(reversed(rows))
 
 

@@ -294,8 +294,10 @@ def test_chat_opens_during_pauses_escapes_limits_rate_and_mutes(alice, bob, djan
         chat.do_chat(game.pk, alice, "again")
     with pytest.raises(chat.TooFast):
         chat.do_chat(game.pk, alice, "one too many")
-    django_user_model.objects.filter(pk=bob.user_id).update(is_muted=True)
-    with pytest.raises(NotAllowed, match="muted"):
+    django_user_model.objects.filter(pk=bob.user_id).update(
+        muted_until=timezone.now() + timedelta(hours=1), mute_reason="Spam"
+    )
+    with pytest.raises(NotAllowed, match="Muted until .*: Spam"):
         chat.do_chat(game.pk, bob, "hello")
     carol = member(django_user_model.objects.create_user("carol"))
     with pytest.raises(NotAllowed):

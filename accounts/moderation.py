@@ -1,0 +1,291 @@
+"""What moderators do to accounts: mute, ban, rename, and resolving the reports queue.
+
+Each `do_*` checks the moderator's permission, changes the account inside one transaction together with
+its audit log entry, and acts on the outside world (sessions, sockets, games) only after commit. The
+admin's actions call these; so do tests. Games are changed only through games.actions' `do_*` functions.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.contrib.sessions.models import Session
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from . import audit, sockets
+
+
+class ModerationError(Exception):
+    """A moderator's request that can't be done; the message says why, in a sentence."""
+
+
+def _require(moderator, permission: str) -> None:
+    if not (moderator.is_active and moderator.is_staff and moderator.has_perm(permission)):
+        raise ModerationError("You don't have permission to do that.")
+
+
+def _lock(user):
+    return get_user_model().objects.select_for_update().get(pk=user.pk)
+
+
+def _may_act_on(moderator, user) -> None:
+    if user.pk == moderator.pk:
+        raise ModerationError("You can't do that to your own account.")
+    if user.is_staff and not moderator.is_superuser:
+        raise ModerationError("Only a superuser can do that to a staff account.")
+
+
+def _reason(reason: str) -> str:
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise ModerationError("Give a reason: the player is shown it.")
+    return reason[:200]
+
+
+def when(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%d %b %Y %H:%M %Z")
+
+
+# --- mute ----------------------------------------------------------------------------------------------
+
+
+def mute_notice(user) -> str:
+    """The sentence a muted player is refused with, or "" if they may chat."""
+    if user is None or not user.is_muted:
+        return ""
+    return f"Muted until {when(user.muted_until)}: {user.mute_reason}"
+
+
+def _mute_state(user) -> dict:
+    until = user.muted_until.isoformat() if user.muted_until else None
+    return {"muted_until": until, "mute_reason": user.mute_reason}
+
+
+def do_mute(moderator, user, until: datetime, reason: str):
+    _require(moderator, "accounts.mute_user")
+    reason = _reason(reason)
+    if until <= timezone.now():
+        raise ModerationError("A mute must end in the future.")
+    with transaction.atomic():
+        user = _lock(user)
+        _may_act_on(moderator, user)
+        before = _mute_state(user)
+        user.muted_until, user.mute_reason = until, reason
+        user.save(update_fields=["muted_until", "mute_reason"])
+        audit.record(
+            moderator, "mute", user=user, reason=reason, before=before, after=_mute_state(user)
+        )
+    return user
+
+
+def do_unmute(moderator, user, reason: str = ""):
+    _require(moderator, "accounts.mute_user")
+    with transaction.atomic():
+        user = _lock(user)
+        before = _mute_state(user)
+        user.muted_until, user.mute_reason = None, ""
+        user.save(update_fields=["muted_until", "mute_reason"])
+        audit.record(
+            moderator, "unmute", user=user, reason=reason, before=before, after=_mute_state(user)
+        )
+    return user
+
+
+# --- ban -----------------------------------------------------------------------------------------------
+
+
+def _ban_state(user) -> dict:
+    return {
+        "is_active": user.is_active,
+        "banned_until": user.banned_until.isoformat() if user.banned_until else None,
+        "ban_reason": user.ban_reason,
+    }
+
+
+def do_ban(moderator, user, reason: str, until: datetime | None = None):
+    """The player can't log in, their sessions end and their open pages are disconnected at once, and
+    their games are settled as if they had left (games.actions.moderation.remove_banned_player)."""
+    _require(moderator, "accounts.ban_user")
+    reason = _reason(reason)
+    if until is not None and until <= timezone.now():
+        raise ModerationError("A ban must end in the future (or leave the end empty).")
+    with transaction.atomic():
+        user = _lock(user)
+        _may_act_on(moderator, user)
+        before = _ban_state(user)
+        user.is_active = False
+        user.banned_at, user.banned_until, user.ban_reason = timezone.now(), until, reason
+        user.save(update_fields=["is_active", "banned_at", "banned_until", "ban_reason"])
+        audit.record(
+            moderator, "ban", user=user, reason=reason, before=before, after=_ban_state(user)
+        )
+        _leave_games(user)
+        end_sessions(user.pk)
+        user_id = user.pk
+        transaction.on_commit(lambda: sockets.close_user_sockets(user_id))
+    return user
+
+
+def _leave_games(user) -> None:
+    """The banned player's games: hook for games.actions.moderation once the game side exists."""
+    try:
+        from games.actions.moderation import remove_banned_player
+    except ImportError:
+        return
+    remove_banned_player(user)
+
+
+def _lift(user) -> None:
+    user.is_active = True
+    user.banned_at, user.banned_until, user.ban_reason = None, None, ""
+    user.save(update_fields=["is_active", "banned_at", "banned_until", "ban_reason"])
+
+
+def do_unban(moderator, user, reason: str = ""):
+    _require(moderator, "accounts.ban_user")
+    with transaction.atomic():
+        user = _lock(user)
+        if not user.is_banned:
+            raise ModerationError(f"{user.username} is not banned.")
+        before = _ban_state(user)
+        _lift(user)
+        audit.record(
+            moderator, "unban", user=user, reason=reason, before=before, after=_ban_state(user)
+        )
+    return user
+
+
+def lift_expired_ban(username: str) -> bool:
+    """A timed ban whose end has passed is lifted when the player next tries to log in
+    (accounts.backends). It was the moderator's decision, so it is not audited again."""
+    users = get_user_model().objects
+    with transaction.atomic():
+        user = (
+            users.select_for_update()
+            .filter(username=username, banned_at__isnull=False, banned_until__lte=timezone.now())
+            .first()
+        )
+        if user is None:
+            return False
+        _lift(user)
+        return True
+
+
+def end_sessions(user_id: int) -> int:
+    """Delete the account's sessions. Sessions aren't indexed by user, so this reads the live ones; a
+    ban is rare, and the inactive account is refused by every session at once anyway."""
+    doomed = [
+        s.session_key
+        for s in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+        if str(s.get_decoded().get("_auth_user_id")) == str(user_id)
+    ]
+    Session.objects.filter(session_key__in=doomed).delete()
+    return len(doomed)
+
+
+# --- rename --------------------------------------------------------------------------------------------
+
+
+def do_rename(moderator, user, new_username: str, reason: str):
+    """Replace an offensive username (the old one stays in the audit log)."""
+    _require(moderator, "accounts.rename_user")
+    reason = _reason(reason)
+    new_username = (new_username or "").strip()
+    users = get_user_model().objects
+    try:
+        UnicodeUsernameValidator()(new_username)
+    except ValidationError as error:
+        raise ModerationError(" ".join(error.messages)) from error
+    if not new_username or len(new_username) > 150:
+        raise ModerationError("A username is 1 to 150 characters.")
+    with transaction.atomic():
+        user = _lock(user)
+        _may_act_on(moderator, user)
+        if users.filter(username__iexact=new_username).exclude(pk=user.pk).exists():
+            raise ModerationError(f"The name {new_username} is taken.")
+        before = {"username": user.username}
+        user.username = new_username
+        user.save(update_fields=["username"])
+        _rename_in_games(user, before["username"])
+        audit.record(
+            moderator,
+            "rename",
+            user=user,
+            reason=reason,
+            before=before,
+            after={"username": new_username},
+        )
+    return user
+
+
+def _rename_in_games(user, old: str) -> None:
+    """Seats and chat lines keep a copy of the name they were written under: the old name goes too."""
+    from games.models import ChatMessage, Seat
+
+    Seat.objects.filter(user=user, name=old).update(name=user.username)
+    ChatMessage.objects.filter(user=user, name=old).update(name=user.username)
+
+
+# --- the reports queue ---------------------------------------------------------------------------------
+
+
+def report_target(report):
+    """The player a report is about: the reported player, or the reported message's author."""
+    if report.reported_id:
+        return report.reported
+    return report.message.user if report.message_id else None
+
+
+def do_resolve_report(moderator, report, outcome: str, reason: str, until: datetime | None = None):
+    """Close a report with an outcome, doing what it says (hide the message, mute or ban its author).
+    Other open reports of the same message close with it."""
+    from games.models import ChatReport
+
+    Outcome = ChatReport.Outcome
+    _require(moderator, "games.change_chatreport")
+    if outcome not in (Outcome.DISMISSED, Outcome.HIDDEN, Outcome.MUTED, Outcome.BANNED):
+        raise ModerationError("Choose what to do with the report.")
+    reason = " ".join((reason or "").split())[:300]
+    with transaction.atomic():
+        report = ChatReport.objects.select_for_update().get(pk=report.pk)
+        if not report.is_open:
+            raise ModerationError("That report is resolved already.")
+        target = report_target(report)
+        if outcome == Outcome.HIDDEN:
+            if report.message_id is None:
+                raise ModerationError("A player report has no message to hide.")
+            from games.actions.moderation import do_hide_message
+
+            do_hide_message(moderator, report.message, reason or "Reported message")
+        elif outcome == Outcome.MUTED:
+            if target is None or until is None:
+                raise ModerationError("Say how long the mute lasts.")
+            do_mute(moderator, target, until, reason)
+        elif outcome == Outcome.BANNED:
+            if target is None:
+                raise ModerationError("That report names no player.")
+            do_ban(moderator, target, reason, until)
+        same = ChatReport.objects.filter(resolved_at__isnull=True)
+        same = (
+            same.filter(message_id=report.message_id)
+            if report.message_id
+            else same.filter(pk=report.pk)
+        )
+        closed = same.update(
+            outcome=outcome, resolved_by=moderator, resolved_at=timezone.now(), note=reason
+        )
+        audit.record(
+            moderator,
+            "resolve_report",
+            user=target,
+            game_id=report.game_id or (report.message.game_id if report.message_id else ""),
+            reason=reason,
+            before={"report": report.pk, "outcome": "open"},
+            after={"report": report.pk, "outcome": outcome, "reports_closed": closed},
+        )
+    report.refresh_from_db()
+    return report

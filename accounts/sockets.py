@@ -1,0 +1,51 @@
+"""Every open WebSocket of an account joins the account's own group, so a moderator's ban closes them
+all at once, whichever daphne process holds them."""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+# Close code of a connection ended by a moderator: the page must not reconnect.
+CLOSED_BY_MODERATOR = 4403
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+async def join_user_group(consumer) -> None:
+    """Call from a consumer's `connect`: an authenticated viewer's connection joins their group (the
+    consumer then needs an `account_closed` handler that closes it)."""
+    user = consumer.scope.get("user")
+    if user is not None and user.is_authenticated:
+        consumer.user_group = user_group(user.pk)
+        await consumer.channel_layer.group_add(consumer.user_group, consumer.channel_name)
+
+
+async def leave_user_group(consumer) -> None:
+    if getattr(consumer, "user_group", None):
+        await consumer.channel_layer.group_discard(consumer.user_group, consumer.channel_name)
+
+
+def close_user_sockets(user_id: int) -> None:
+    """Ask every connection of the account to close (after commit: the ban is in the database)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), {"type": "account.closed"})
+    except Exception:  # the sessions are gone already: a socket left open can't act as them
+        log.exception("could not close the sockets of user %s", user_id)
+
+
+class ClosedOnBan:
+    """Consumer mixin: the `account.closed` message (sent to the account's group) closes the
+    connection with a code the page does not reconnect on."""
+
+    async def account_closed(self, event):
+        await self.close(code=CLOSED_BY_MODERATOR)

@@ -1,0 +1,137 @@
+"""What moderators do to games: hide a chat message, void the round in play, and take a banned player
+out of their games. Each goes through the same lock, record, save, push-on-commit sequence as players'
+actions (and, for a ban, through the players' own `do_leave` / `do_resign`), and is audited.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts import audit
+from accounts.moderation import ModerationError
+
+from .. import broadcast
+from ..actors import Actor
+from ..errors import GameError
+from ..models import Action, ChatMessage, Game, Seat
+from .core import lock_game, record_action, save_game, seats_in
+from .leaving import do_leave, do_resign
+from .rounds import finish_round
+
+log = logging.getLogger(__name__)
+
+
+def _require(moderator, permission: str) -> None:
+    if not (moderator.is_active and moderator.is_staff and moderator.has_perm(permission)):
+        raise ModerationError("You don't have permission to do that.")
+
+
+# --- chat ----------------------------------------------------------------------------------------------
+
+
+def do_hide_message(moderator, message: ChatMessage, reason: str) -> ChatMessage:
+    """The message disappears from every open page at once and from the chat for good (it stays in
+    the database for the record and the audit log)."""
+    _require(moderator, "games.hide_chatmessage")
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().get(pk=message.pk)
+        if message.hidden_at is not None:
+            return message
+        message.hidden_at, message.hidden_by = timezone.now(), moderator
+        message.save(update_fields=["hidden_at", "hidden_by"])
+        audit.record(
+            moderator,
+            "hide_message",
+            user=message.user,
+            game_id=message.game_id,
+            reason=reason,
+            before={"message": message.pk, "text": message.text},
+            after={"hidden": True},
+        )
+        game_id, message_id = message.game_id, message.pk
+        transaction.on_commit(lambda: broadcast.chat_hidden(game_id, message_id))
+    return message
+
+
+# --- void ----------------------------------------------------------------------------------------------
+
+
+def do_void(moderator, game_id: str, reason: str) -> Game:
+    """End the round in play for nobody: stakes go back (finish_round's settlement), no result counts,
+    and both players see why on their board at once."""
+    _require(moderator, "games.void_game")
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise ModerationError("Give a reason: the players are shown it.")
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status != Game.Status.PLAYING:
+            raise ModerationError("Only a round in play can be voided.")
+        seats = seats_in(game)
+        before = {"status": game.status, "round": game.round, "version": game.version}
+        finish_round(game, seats, [], "void")
+        game.message = f"A moderator voided this round: {reason}"
+        record_action(game, Action.Kind.ABANDON, None, {"void": True}, game.message)
+        save_game(game, seats=seats)
+        audit.record(
+            moderator,
+            "void",
+            game_id=game.pk,
+            reason=reason,
+            before=before,
+            after={"status": game.status, "round": game.round, "version": game.version},
+        )
+    return game
+
+
+# --- a banned player's games ---------------------------------------------------------------------------
+
+
+def _staked(game: Game) -> bool:
+    from accounts.ledger.escrow import stakes_held
+
+    return bool(stakes_held(game))
+
+
+def remove_banned_player(user) -> None:
+    """Called inside the ban's transaction. Rooms not started: they leave (a host's room closes, every
+    stake refunded). Staked games in play: they resign (the opponent wins). Other games in play go on
+    with the computer in their seats. (Their games against the computer are theirs alone: the idle
+    sweeper closes them.)"""
+    as_them = Actor(user.pk, "", user.get_username())
+    game_ids = (
+        Seat.objects.filter(user=user, resigned=False, game__mode=Game.Mode.FRIENDS)
+        .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    for game_id in list(game_ids):
+        try:
+            with transaction.atomic():
+                game = Game.objects.get(pk=game_id)
+                if game.status == Game.Status.OPEN:
+                    do_leave(game_id, as_them)
+                elif _staked(game):
+                    do_resign(game_id, as_them)
+                else:
+                    _hand_to_computer(game_id, user)
+        except GameError:
+            log.exception("could not take banned user %s out of game %s", user.pk, game_id)
+
+
+def _hand_to_computer(game_id: str, user) -> None:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seats = seats_in(game)
+        theirs = [s for s in seats if s.user_id == user.pk and not s.bot_controlled]
+        for seat in theirs:
+            seat.bot_controlled = True
+            seat.save(update_fields=["bot_controlled"])
+            text = f"The computer plays for {seat.display_name} from now on."
+            game.message = text
+            record_action(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
+        if theirs:
+            save_game(game, seats=seats)

@@ -1,0 +1,105 @@
+"""Bans: the player can't log in, their sessions end, their open pages are disconnected at once; an
+unban (or the ban's end) lets them back in. Every step is in the audit log."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts import moderation
+from accounts.audit import AuditLog
+from accounts.sockets import CLOSED_BY_MODERATOR
+from ludopat.asgi import application
+from tests.games.test_consumers import session_for
+
+from .conftest import PASSWORD, logged_in
+
+HOST = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+
+
+def can_log_in(username: str) -> bool:
+    """Through the log-in page (django-axes wants the request)."""
+    answer = Client().post(reverse("login"), {"username": username, "password": PASSWORD})
+    return answer.status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_ban_blocks_log_in_and_ends_sessions_and_an_unban_lifts_it(player, moderator):
+    browser = logged_in(player)
+    assert browser.get("/").context["user"].is_authenticated
+    moderation.do_ban(moderator, player, "Insults in chat")
+    assert not can_log_in("troll")
+    assert not browser.get("/").context["user"].is_authenticated  # the open session ended
+    assert Client().get(reverse("profile", args=["troll"])).status_code == 404
+
+    moderation.do_unban(moderator, player, "Appeal accepted")
+    assert can_log_in("troll")
+    entries = AuditLog.objects.filter(user=player).order_by("pk")
+    assert [(e.action, e.moderator, e.reason) for e in entries] == [
+        ("ban", moderator, "Insults in chat"),
+        ("unban", moderator, "Appeal accepted"),
+    ]
+    assert entries[0].before["is_active"] is True and entries[0].after["is_active"] is False
+
+
+@pytest.mark.django_db
+def test_a_timed_ban_ends_on_time(player, moderator, django_user_model):
+    moderation.do_ban(moderator, player, "Cool off", until=timezone.now() + timedelta(hours=1))
+    assert not can_log_in("troll")
+    django_user_model.objects.filter(pk=player.pk).update(
+        banned_until=timezone.now() - timedelta(seconds=1)
+    )
+    assert can_log_in("troll")
+    assert not django_user_model.objects.get(pk=player.pk).is_banned
+
+
+@pytest.mark.django_db
+def test_moderators_need_a_reason_and_cant_ban_staff_or_themselves(player, moderator, site_admin):
+    with pytest.raises(moderation.ModerationError, match="reason"):
+        moderation.do_ban(moderator, player, "  ")
+    with pytest.raises(moderation.ModerationError, match="staff"):
+        moderation.do_ban(moderator, site_admin, "Coup")
+    with pytest.raises(moderation.ModerationError, match="own account"):
+        moderation.do_ban(moderator, moderator, "Oops")
+    assert can_log_in("troll") and not AuditLog.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_admin_ban_action_asks_for_a_reason_then_bans(player, moderator):
+    client = logged_in(moderator)
+    url = reverse("admin:accounts_user_changelist")
+    form = client.post(url, {"action": "ban", "_selected_action": [player.pk]})
+    assert b"Reason" in form.content and can_log_in("troll")
+    done = client.post(
+        url,
+        {"action": "ban", "_selected_action": [player.pk], "apply": "1", "reason": "Spam"},
+        follow=True,
+    )
+    assert b"banned." in done.content
+    assert not can_log_in("troll")
+    assert AuditLog.objects.get(action="ban").reason == "Spam"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_ban_closes_the_players_open_pages_at_once(player, moderator, redis_client):
+    channel_layers.backends.clear()  # a layer made in another test's event loop can't be reused
+    key = await database_sync_to_async(session_for)(player)
+    cookie = (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode())
+    ws = WebsocketCommunicator(application, "/ws/online/", headers=[*HOST, cookie])
+    assert (await ws.connect())[0]
+    await ws.receive_from()  # the online count
+    await database_sync_to_async(moderation.do_ban)(moderator, player, "Threats")
+    while True:
+        message = await ws.receive_output(timeout=3)
+        if message["type"] == "websocket.close":
+            break
+    assert message["code"] == CLOSED_BY_MODERATOR
+    await ws.disconnect()

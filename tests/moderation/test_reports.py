@@ -1,0 +1,107 @@
+"""The reports queue: open reports first, oldest first; each shows the message, the conversation
+around it, the game and its players; a moderator resolves it with an outcome, recorded with who."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts import moderation
+from accounts.audit import AuditLog
+from games.models import ChatMessage, ChatReport
+from tests.games.webplay import friends_room, member
+
+from .conftest import logged_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def room(django_user_model, player):
+    victim = django_user_model.objects.create_user("victim")
+    game = friends_room(member(victim), [member(player)])
+    return game, victim
+
+
+def said(game, user, text: str, minutes_ago: int) -> ChatMessage:
+    message = ChatMessage.objects.create(game=game, user=user, name=user.username, text=text)
+    ChatMessage.objects.filter(pk=message.pk).update(
+        created=timezone.now() - timedelta(minutes=minutes_ago)
+    )
+    message.refresh_from_db()
+    return message
+
+
+def report(message, reporter, minutes_ago: int, reason="rude") -> ChatReport:
+    made = ChatReport.objects.create(
+        message=message, reported=message.user, game=message.game, reporter=reporter, reason=reason
+    )
+    ChatReport.objects.filter(pk=made.pk).update(
+        created=timezone.now() - timedelta(minutes=minutes_ago)
+    )
+    return made
+
+
+def test_the_queue_lists_open_reports_first_oldest_first(room, player, moderator):
+    game, victim = room
+    old = report(said(game, player, "first insult", 50), victim, 40)
+    new = report(said(game, player, "second insult", 30), victim, 20)
+    done = report(said(game, player, "third insult", 90), victim, 80)
+    moderation.do_resolve_report(moderator, done, ChatReport.Outcome.DISMISSED, "banter")
+    page = logged_in(moderator).get(reverse("admin:games_chatreport_changelist"))
+    assert [r.pk for r in page.context["cl"].result_list] == [old.pk, new.pk, done.pk]
+
+
+def test_a_report_shows_the_conversation_and_mutes_the_sender(room, player, moderator):
+    game, victim = room
+    said(game, victim, "good luck", 10)
+    bad = said(game, player, "you are an idiot", 9)
+    said(game, victim, "please stop", 8)
+    entry = report(bad, victim, 5)
+    client = logged_in(moderator)
+    url = reverse("admin:games_chatreport_change", args=[entry.pk])
+    page = client.get(url).content.decode()
+    for line in ("good luck", "you are an idiot", "please stop", "victim", "troll", game.pk):
+        assert line in page
+    answer = client.post(url, {"resolution": "muted", "duration": "24", "note": "Insults"})
+    assert answer.status_code == 302
+    player.refresh_from_db()
+    assert player.is_muted and player.mute_reason == "Insults"
+    assert moderation.mute_notice(player).startswith("Muted until ")
+    entry.refresh_from_db()
+    assert (entry.outcome, entry.resolved_by, entry.note) == ("muted", moderator, "Insults")
+    assert list(AuditLog.objects.values_list("action", flat=True).order_by("pk")) == [
+        "mute",
+        "resolve_report",
+    ]
+    # Resolved: the page shows the outcome and offers nothing more to do.
+    resolved = client.get(url).content.decode()
+    assert "Player muted" in resolved and 'name="resolution"' not in resolved
+
+
+def test_a_mute_needs_a_duration_and_a_reason(room, player, moderator):
+    game, victim = room
+    entry = report(said(game, player, "spam spam", 3), victim, 1)
+    client = logged_in(moderator)
+    url = reverse("admin:games_chatreport_change", args=[entry.pk])
+    answer = client.post(url, {"resolution": "muted", "duration": "", "note": ""})
+    assert answer.status_code == 200 and b"how long" in answer.content
+    player.refresh_from_db()
+    assert not player.is_muted
+    entry.refresh_from_db()
+    assert entry.is_open
+
+
+def test_a_ban_from_the_queue_closes_every_report_of_that_message(room, player, moderator):
+    game, victim = room
+    bad = said(game, player, "threat", 3)
+    first = report(bad, victim, 2)
+    second = report(bad, moderator, 1)
+    moderation.do_resolve_report(moderator, first, ChatReport.Outcome.BANNED, "Threats")
+    player.refresh_from_db()
+    assert player.is_banned and not player.is_active
+    second.refresh_from_db()
+    assert second.outcome == "banned" and second.resolved_by == moderator
