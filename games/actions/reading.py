@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 
 from ..actors import Actor
 from ..models import Game, Seat
 
 
 def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
-    """The actor's games that can be continued: owned local games and seats in friends rooms."""
+    """The actor's games that can be continued: owned local games and seats in friends rooms, each with
+    its seats (and their accounts) fetched in one more query, whatever the number of games."""
     live = [Game.Status.OPEN, Game.Status.PLAYING]
     owned = Q(owner_key=actor.key) if actor.key else Q(pk__in=[])
+    mine = Seat.objects.filter(kind=Seat.Kind.HUMAN, resigned=False)
     if actor.user_id is not None:
         owned |= Q(owner_id=actor.user_id)
-        seated = Q(seats__user_id=actor.user_id, seats__kind=Seat.Kind.HUMAN, seats__resigned=False)
+        mine = mine.filter(user_id=actor.user_id)
     else:
-        seated = Q(
-            seats__player_key=actor.key,
-            seats__user__isnull=True,
-            seats__kind=Seat.Kind.HUMAN,
-            seats__resigned=False,
-        )
-    found = Game.objects.filter(status__in=live).filter(owned | seated).distinct()
-    return list(found.order_by("-updated")[:limit])
+        mine = mine.filter(player_key=actor.key, user__isnull=True)
+    # The seats are a subquery on indexed columns (no join and DISTINCT over every seat of every game).
+    seated = Q(pk__in=mine.values("game_id")) if (actor.user_id or actor.key) else Q(pk__in=[])
+    found = Game.objects.filter(status__in=live).filter(owned | seated)
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    return list(found.order_by("-updated").prefetch_related(seats)[:limit])

@@ -63,7 +63,7 @@ def continue_games(context):
     games = unfinished_games(actor)
     rows = []
     for game in games:
-        seats = list(game.seats.select_related("user"))
+        seats = list(game.seats.all())  # prefetched with their accounts by unfinished_games
         rows.append(
             {
                 "game": game,
