@@ -24,6 +24,11 @@ def staked_game_problems() -> list[str]:
     no_escrow = staked.exclude(ledger_accounts__kind=LedgerAccount.Kind.ESCROW)
     if no_escrow.exists():
         found.append(f"Staked games without an escrow: {_ids(no_escrow)}")
+    unstaked = escrows.filter(game__stake=0)
+    if unstaked.exists():
+        found.append(
+            f"Escrows of games without a stake: {', '.join(str(a) for a in unstaked[:LIMIT])}"
+        )
     unsettled = escrows.filter(game__status__in=over).filter(
         Q(closing__isnull=True) | ~Q(balance=0)
     )
@@ -33,9 +38,8 @@ def staked_game_problems() -> list[str]:
             + ", ".join(f"{a.game_id} holds {a.balance}" for a in unsettled[:LIMIT])
         )
     for status, players in held.items():
-        wrong = (
-            escrows.filter(game__status=status)
-            .filter(Q(closing__isnull=False) | ~Q(balance=F("game__stake") * players))
+        wrong = escrows.filter(game__status=status, game__stake__gt=0).filter(
+            Q(closing__isnull=False) | ~Q(balance=F("game__stake") * players)
         )
         if wrong.exists():
             found.append(

@@ -234,13 +234,14 @@ def test_coins_in_escrow_count_towards_the_100(alice, bob):
     from accounts.ledger import escrow
     from games.models import Game
 
-    game = Game.objects.create(mode="friends", ruleset="twodice")
+    game = Game.objects.create(mode="friends", ruleset="twodice", stake=50)
     adjust_coins(alice.pk, -940, "spent")
     escrow.hold_stake(game, alice.pk, 50)  # 10 in the wallet, 50 held
     assert grants.coins_in_escrow(alice.pk) == 50
     assert grants.claim_top_up(alice.pk) == 40
     assert balance_of(alice.pk) == 50
     escrow.refund(game, "room cancelled")
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABANDONED)
     assert grants.coins_in_escrow(alice.pk) == 0
     assert balance_of(alice.pk) == 100
 
@@ -262,7 +263,7 @@ def test_a_pot_pays_the_winner_less_the_rake(alice, bob):
     from accounts.ledger import escrow
     from games.models import Game
 
-    game = Game.objects.create(mode="friends", ruleset="twodice")
+    game = Game.objects.create(mode="friends", ruleset="twodice", stake=100, status="finished")
     escrow.hold_stake(game, alice.pk, 100)
     escrow.hold_stake(game, bob.pk, 100)
     assert escrow.pay_winner(game, bob.pk, "won") == {alice.pk: -100, bob.pk: 80}
@@ -277,39 +278,31 @@ def test_an_escrow_can_be_closed_only_once(alice, bob):
     from accounts.ledger import escrow
     from games.models import Game
 
-    game = Game.objects.create(mode="friends", ruleset="twodice")
+    game = Game.objects.create(mode="friends", ruleset="twodice", stake=100, status="finished")
     escrow.hold_stake(game, alice.pk, 100)
-    escrow.refund(game, "cancelled")
-    # Even a transaction that would balance is refused as a second closing by the database.
-    escrow_account = books.escrow_of(game)
-    escrow.hold_stake(game, bob.pk, 10)
+    escrow.hold_stake(game, bob.pk, 100)
+    escrow.refund(game, "voided")
+    account = books.escrow_of(game)
+    before = counts()
+    # A second closing, even one that would balance, is refused by the database's unique constraint.
     with pytest.raises(IntegrityError), transaction.atomic():
         post(
-            Kind.REFUND,
-            "again",
-            [(escrow_account, -10), (books.wallet_of(bob.pk), 10)],
-            game=game,
-            closes=escrow_account,
+            Kind.REFUND, "again", [(books.wallet_of(alice.pk), -10), (account, 10)], closes=account
         )
-    # Put the ledger right for the closing check: the stray stake goes back with an adjustment-free
-    # refund that is not a closing (the escrow was already closed).
-    post(
-        Kind.REFUND,
-        "stray stake",
-        [(escrow_account, -10), (books.wallet_of(bob.pk), 10)],
-        game=game,
-    )
+    assert counts() == before
 
 
 def test_not_enough_coins_for_a_stake_moves_nothing(alice):
     from accounts.ledger import escrow
     from games.models import Game
 
-    game = Game.objects.create(mode="friends", ruleset="twodice")
     before = counts()
-    with pytest.raises(NotEnoughCoins, match="stake is 5,000 coins; you have 1,000"):
+    refused = pytest.raises(NotEnoughCoins, match="stake is 5,000 coins; you have 1,000")
+    with refused, transaction.atomic():  # as in the room's own transaction, rolled back
+        game = Game.objects.create(mode="friends", ruleset="twodice", stake=5000)
         escrow.hold_stake(game, alice.pk, 5000)
     assert counts() == before
+    assert balance_of(alice.pk) == 1000
 
 
 # check_ledger
