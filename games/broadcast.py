@@ -8,11 +8,17 @@ viewer whose page missed a version sees the gap and resyncs.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from . import presence
 
 log = logging.getLogger(__name__)
 
@@ -22,9 +28,73 @@ def group_name(game_id: str) -> str:
     return f"game.{game_id}"
 
 
-def board_changed(game_id: str, version: int) -> None:
-    """Version `version` of the game exists: every viewer gets its board."""
-    _send(game_id, {"type": "game.update", "version": version})
+# The socket of the page whose POST is being answered: the answer carries the board, so that socket
+# skips the version (a page receives each version once). Set by the view around the action.
+_answering: ContextVar[str] = ContextVar("answering_socket", default="")
+
+
+@contextmanager
+def answering(socket_name: str):
+    """While an action runs for a POST from the page whose socket is `socket_name`."""
+    token = _answering.set(socket_name[:200] if isinstance(socket_name, str) else "")
+    try:
+        yield
+    finally:
+        _answering.reset(token)
+
+
+def answering_socket() -> str:
+    return _answering.get()
+
+
+def board_changed(game_id: str, version: int, facts: dict | None = None, skip: str = "") -> None:
+    """Version `version` of the game exists: every viewer gets its board (`facts` let connections
+    share one rendering per viewpoint; `skip` names the socket whose page has it already)."""
+    _send(game_id, {"type": "game.update", "version": version, "skip": skip, **(facts or {})})
+
+
+def fragment_tag(round_: int, version: int, connected, deadline_ms: int) -> str:
+    """What a board fragment depends on besides the viewpoint: round, version, presence, deadline."""
+    here = ",".join(str(s) for s in sorted(connected))
+    here += f"|{deadline_ms}"  # a deadline can move without a new version
+    digest = hashlib.sha1(here.encode()).hexdigest()[:10]
+    return f"{round_}:{version}:{digest}"
+
+
+def epoch_ms(when) -> int:
+    return int(when.timestamp() * 1000) if when is not None else 0
+
+
+@dataclass(frozen=True)
+class BoardUpdate:
+    """A saved version to push on commit, with what connections need to share its rendering."""
+
+    game_id: str
+    version: int
+    round: int
+    status: str
+    deadline_ms: int
+    skip: str
+
+    @classmethod
+    def of(cls, game) -> BoardUpdate:
+        return cls(
+            game.pk,
+            game.version,
+            game.round,
+            game.status,
+            epoch_ms(game.deadline),
+            answering_socket(),
+        )
+
+    def send(self) -> None:
+        facts: dict[str, Any] = {"status": self.status}
+        try:  # presence is read once here, not by every connection
+            connected = presence.connected_seats(self.game_id)
+            facts["tag"] = fragment_tag(self.round, self.version, connected, self.deadline_ms)
+        except Exception:  # unreadable: each connection renders for itself
+            log.exception("could not read the presence of game %s", self.game_id)
+        board_changed(self.game_id, self.version, facts, self.skip)
 
 
 def chat_message(game_id: str, message_id: int) -> None:
@@ -37,15 +107,16 @@ def chat_hidden(game_id: str, message_id: int) -> None:
     _send(game_id, {"type": "chat.hidden", "id": message_id})
 
 
-def presence_event() -> dict[str, Any]:
+def presence_event(skip: str = "") -> dict[str, Any]:
     """Someone connected or left: the players' cards show who is here (no new version)."""
-    return {"type": "game.update", "version": -1, "presence": True}
+    return {"type": "game.update", "version": -1, "presence": True, "skip": skip}
 
 
-async def presence_changed(layer, game_id: str) -> None:
-    """The async form for consumers, which hold their channel layer."""
+async def presence_changed(layer, game_id: str, skip: str = "") -> None:
+    """The async form for consumers, which hold their channel layer; `skip` is the connection that
+    came (it knows it is here)."""
     try:
-        await layer.group_send(group_name(game_id), presence_event())
+        await layer.group_send(group_name(game_id), presence_event(skip))
     except Exception:
         log.exception("could not push presence of game %s", game_id)
 

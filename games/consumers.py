@@ -8,33 +8,52 @@ sent with htmx's `ws-send` go through the same `commands.run` as the POST views.
 
 from __future__ import annotations
 
-import json
-
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.utils.html import escape
+
+from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
+from ludopat.client_json import BadJson, as_fields, parse_object
+from ludopat.numbers import parse_int
 
 from . import actions, actors, broadcast, commands, presence, throttle
 from .broadcast import group_name
 from .errors import GameError
+from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from .models import ChatMessage, Game
-from .render import render_chat_log, render_chat_message, render_live, viewpoint_for
+from .render import (
+    render_chat_log,
+    render_chat_message,
+    render_live,
+    render_socket_name,
+    render_toast,
+    shared_fragment,
+    viewpoint_for,
+)
 
 REFUSED = 4404  # no such game: the page's link is wrong; the client must not retry
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+def _version_or_none(value) -> int:
+    """The version a page says it shows (-1 if it says nothing usable: it gets the board)."""
+    version = parse_int(value, lo=0)
+    return -1 if version is None else version
+
+
+class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
     async def connect(self):
+        self.frames = new_bucket()
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.seat_ids: list[int] = []
         self.sent_version = -1
+        self.viewpoint = None  # set by the first render; shared renders need it
         found = await self._identify()
         if not found:
             await self.close(code=REFUSED)
             return
         self.group = group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await join_user_group(self)  # a ban closes this page's connection at once
         await self.accept()
         if self.seat_ids:
             await sync_to_async(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
@@ -45,8 +64,13 @@ class GameConsumer(AsyncWebsocketConsumer):
                 )
             if not came_back:
                 # Others' pages show this player as connected again.
-                await broadcast.presence_changed(self.channel_layer, self.game_id)
-        await self._send_board()
+                await broadcast.presence_changed(
+                    self.channel_layer, self.game_id, skip=self.channel_name
+                )
+        # No board here: the page has the one it was served with and says which version that is
+        # (`resync`), so a page load gets the board once. The page learns its socket's name, and its
+        # POSTs name it, so the mover's own socket skips the version the POST answer carries.
+        await self.send(text_data=render_socket_name(self.channel_name))
 
     @database_sync_to_async
     def _identify(self) -> bool:
@@ -70,6 +94,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not hasattr(self, "group"):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        await leave_user_group(self)
         if self.seat_ids:
             gone = await sync_to_async(presence.drop)(
                 self.game_id, self.seat_ids, self.channel_name
@@ -79,12 +104,13 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await broadcast.presence_changed(self.channel_layer, self.game_id)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if not self.frames.take():  # every frame costs a token, heartbeats and resyncs too
+            await self.close(code=ABUSE_CLOSE_CODE)
+            return
         try:
-            message = json.loads(text_data or "{}")
-        except ValueError:
-            message = None
-        if not isinstance(message, dict):
-            await self._send_error("Bad request: send a JSON object.")
+            message = parse_object(text_data)
+        except BadJson as error:
+            await self._send_error(str(error))
             return
         message.pop("HEADERS", None)
         if self.seat_ids:
@@ -92,26 +118,27 @@ class GameConsumer(AsyncWebsocketConsumer):
         if "heartbeat" in message and "action" not in message:
             return
         if "resync" in message and "action" not in message:
-            await self._send_board(force=True)
+            await self._send_board(force=False, have=_version_or_none(message.get("resync")))
             await self._send_chat_log()
             return
         name = message.pop("action", None)
         if not isinstance(name, str):
             await self._send_error("Bad request: say which action.")
             return
-        allowed = await sync_to_async(throttle.allow)(self.game_id, self.actor.key)
+        asker = throttle.asker_for_scope(self.scope, self.actor.key, self.actor.user_id)
+        allowed = await sync_to_async(throttle.allow_action)(self.game_id, asker)
         if not allowed:
             await self._send_error("Too many actions at once: wait a moment and try again.")
             return
-        data = {
-            k: v if isinstance(v, str) else json.dumps(v)
-            for k, v in message.items()
-            if v is not None
-        }
+        data = as_fields(message)
         try:
             await database_sync_to_async(commands.run)(name, self.game_id, self.actor, data)
         except GameError as error:
             await self._send_error(str(error), board=error.status == 409)
+
+    async def chat_hidden(self, event):
+        """A moderator hid a message: it leaves the page (htmx's out-of-band delete)."""
+        await self.send(text_data=f'<li id="chat-{int(event["id"])}" hx-swap-oob="delete"></li>')
 
     async def chat_message(self, event):
         html = await self._render_chat_message(event["id"])
@@ -136,11 +163,31 @@ class GameConsumer(AsyncWebsocketConsumer):
         return render_chat_log(game, list(game.seats.select_related("user")), self.actor)
 
     async def game_update(self, event):
-        if not event.get("presence") and event["version"] <= self.sent_version:
+        if event.get("presence"):
+            if event.get("skip") != self.channel_name:
+                await self._send_board(force=True)
             return
-        if not self.seat_ids and self.actor.is_authenticated and not event.get("presence"):
+        version = event["version"]
+        if version <= self.sent_version:
+            return  # this page has it already
+        if event.get("skip") == self.channel_name:
+            self.sent_version = version  # the POST answer that caused it carried this board
+            return
+        if not self.seat_ids and self.actor.is_authenticated:
             await self._seated_since_connecting()
-        await self._send_board(force=bool(event.get("presence")))
+        html = await self._shared_board(event)
+        if html is None:
+            await self._send_board(force=False)
+            return
+        self.sent_version = version
+        await self.send(text_data=html)
+
+    async def _shared_board(self, event) -> str | None:
+        """The board for this viewer from what the event says, without a database query when another
+        connection with the same viewpoint rendered it already (None: render it here)."""
+        if self.viewpoint is None or event.get("status") == Game.Status.OPEN:
+            return None  # seats still change: the viewpoint is worked out afresh
+        return await sync_to_async(shared_fragment)(self.game_id, self.viewpoint, event)
 
     async def _seated_since_connecting(self) -> None:
         """A viewer who took a seat on this page (the join button) is now a connected player: others
@@ -150,7 +197,13 @@ class GameConsumer(AsyncWebsocketConsumer):
             await sync_to_async(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
             await broadcast.presence_changed(self.channel_layer, self.game_id)
 
-    async def _send_board(self, force: bool = True, notice: str = "") -> None:
+    async def _send_board(
+        self, force: bool = True, notice: str = "", have: int | None = None
+    ) -> None:
+        """Send the current board unless the page has it (what this socket sent, or on a resync the
+        version the page says it shows)."""
+        if have is not None:
+            self.sent_version = have
         html, version = await self._render(notice)
         if html is None:
             return
@@ -165,14 +218,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         if game is None:
             return None, -1
         seats = list(game.seats.select_related("user").order_by("index"))
-        vp = viewpoint_for(game, seats, self.actor)
-        return render_live(game, vp, oob=True, seats=seats, notice=notice), game.version
+        self.viewpoint = viewpoint_for(game, seats, self.actor)
+        return render_live(game, self.viewpoint, oob=True, seats=seats, notice=notice), game.version
 
     async def _send_error(self, message: str, board: bool = False) -> None:
-        toast = (
-            f'<div id="game-toast" hx-swap-oob="true" class="toast toast-error" role="alert" '
-            f'data-testid="toast">{escape(message)}</div>'
-        )
-        await self.send(text_data=toast)
+        await self.send(text_data=render_toast(message))
         if board:
             await self._send_board(force=True, notice=message)

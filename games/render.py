@@ -9,7 +9,6 @@ the Celery broker). Redis being down costs only the sharing: the board is render
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from dataclasses import dataclass
@@ -22,10 +21,11 @@ from redis import RedisError
 
 from leaderboard.points import points_for
 
-from . import actions, actors, engine, presence
+from . import actions, actors, broadcast, engine, presence
 from .actions import chat, pauses
 from .actors import Actor
 from .board_view import board_context
+from .broadcast import fragment_tag
 from .models import Action, Game, Round, Seat
 from .narration import colour_name
 
@@ -68,10 +68,27 @@ def _cache_key(game: Game, vp: Viewpoint) -> str:
 
 def _rendered_from(game: Game, connected: frozenset[int]) -> str:
     """What a fragment depends on besides the viewpoint: round, version, presence and deadline."""
-    here = ",".join(str(s) for s in sorted(connected))
-    here += f"|{epoch_ms(game.deadline)}"  # a deadline can move without a new version
-    digest = hashlib.sha1(here.encode()).hexdigest()[:10]
-    return f"{game.round}:{game.version}:{digest}"
+    return fragment_tag(game.round, game.version, connected, epoch_ms(game.deadline))
+
+
+def shared_fragment(game_id: str, vp: Viewpoint, event: dict) -> str | None:
+    """The fragment another connection with viewpoint `vp` rendered for this push, if any."""
+    tag = event.get("tag")
+    if not tag:
+        return None
+    html = _cached(f"live:{game_id}:{vp.key}", tag)
+    if html is None:
+        return None
+    return html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
+
+
+def render_socket_name(channel_name: str) -> str:
+    """Tells the page its socket's name: its POSTs carry it, so that socket skips their version."""
+    return render_to_string("games/_socket_name.html", {"channel": channel_name})
+
+
+def render_toast(message: str) -> str:
+    return render_to_string("games/_toast.html", {"message": message})
 
 
 def _cached(key: str, tag: str) -> str | None:
@@ -93,7 +110,7 @@ def _keep(key: str, tag: str, html: str) -> None:
 
 
 def epoch_ms(when) -> int:
-    return int(when.timestamp() * 1000) if when is not None else 0
+    return broadcast.epoch_ms(when)
 
 
 def render_live(

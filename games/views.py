@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ludopat.client_json import BadJson, as_fields, parse_object
 from ludopat.numbers import parse_int
 
-from . import actions, commands, throttle
+from . import actions, broadcast, commands, presence, throttle
 from .actors import Actor, actor_for
 from .errors import GameError
 from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm
@@ -137,7 +137,9 @@ def live(request: HttpRequest, game_id: str) -> HttpResponse:
     game, seats = _load(game_id)
     if game is None:
         return _not_found(request)
-    vp = viewpoint_for(game, seats, _actor(request))
+    actor = _actor(request)
+    presence.seen_acting(game.pk, actor)  # a page without a WebSocket polls: its player is here
+    vp = viewpoint_for(game, seats, actor)
     return HttpResponse(render_live(game, vp, seats=seats))
 
 
@@ -154,16 +156,20 @@ def _too_many(
 @require_POST
 def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
     actor = _actor(request)
-    if not throttle.allow(game_id, actor.key):
+    if not throttle.allow_action(game_id, throttle.asker_for_request(request, actor.key)):
         return _too_many(request)
+    presence.seen_acting(game_id, actor)  # a player who acts by plain POSTs is present
     data = request.POST.dict()
     if request.content_type == "application/json":
         try:
             data = as_fields(parse_object(request.body))
         except BadJson as error:
             return _refused(request, game_id, actor, GameError(str(error)))
+    # An htmx POST's answer carries the new board: the page's own socket (named in the header) skips it.
+    socket = request.headers.get("X-Live-Socket", "") if request.htmx else ""
     try:
-        commands.run(name, game_id, actor, data)
+        with broadcast.answering(socket):
+            commands.run(name, game_id, actor, data)
     except GameError as error:
         return _refused(request, game_id, actor, error)
     if not request.htmx:

@@ -324,9 +324,10 @@ def back_computer_turn(game: Game, seats: list[Seat] | None, state) -> None:
 
 
 def _after_commit(game: Game) -> None:
-    game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: broadcast.board_changed(game_id, version))
+    update = broadcast.BoardUpdate.of(game)
+    transaction.on_commit(update.send)
     if getattr(game, "_bot_to_act", False):
+        game_id, version = game.pk, game.version
         transaction.on_commit(lambda: schedule_bot(game_id, version))
 
 

@@ -429,6 +429,11 @@
 
   // --- the connection ---------------------------------------------------------------------------------
   const conn = document.getElementById("conn-state");
+  // Our POSTs name this page's socket: the server then doesn't push it the board the answer carries.
+  document.body.addEventListener("htmx:configRequest", (event) => {
+    const name = document.getElementById("live-socket")?.dataset.channel;
+    if (name && event.detail.verb === "post") event.detail.headers["X-Live-Socket"] = name;
+  });
   document.body.addEventListener("htmx:wsOpen", (event) => {
     if (conn) { conn.textContent = "Live"; conn.className = "conn-state on"; }
     event.detail.socketWrapper?.send(JSON.stringify({ resync: version() }));
@@ -436,7 +441,10 @@
   document.body.addEventListener("htmx:wsClose", (event) => {
     if (!conn) return;
     const code = event.detail.event?.code;
-    conn.textContent = code === 4404 ? "Not available" : "Reconnecting…";
+    // 4404: no such game; 4429: closed for sending too much (games/frame_limit.py). The ws extension
+    // reconnects only after network-type closes (1006, 1011-1013), so for these the page stays closed.
+    const label = { 4404: "Not available", 4429: "Disconnected: too many messages. Reload the page." };
+    conn.textContent = label[code] || "Reconnecting…";
     conn.className = "conn-state off";
   });
 

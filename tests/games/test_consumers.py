@@ -44,13 +44,16 @@ def session_for(user=None, key="") -> str:
     return session.session_key
 
 
-async def connect(game_id: str, session_key: str | None = None, expect=True):
+async def connect(game_id: str, session_key: str | None = None, expect=True, have=-1):
+    """A page's socket: on open the page says which version it shows (-1: none, send the board)."""
     headers = list(HOST)
     if session_key:
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
     ws = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
     connected, _ = await ws.connect()
     assert connected is expect
+    if connected:
+        await ws.send_to(text_data=json.dumps({"resync": have}))
     return ws
 
 
@@ -69,10 +72,12 @@ async def board_at(ws, version: int, timeout=3.0) -> str:
 
 
 async def latest(ws) -> str:
-    """The last of the messages that arrive now (at least one)."""
-    html = await ws.receive_from(timeout=3)
+    """The last of the boards that arrive now (at least one)."""
+    html = await board_at(ws, 0)
     while not await ws.receive_nothing(timeout=0.3):
-        html = await ws.receive_from()
+        message = await ws.receive_from()
+        if 'id="game-live"' in message:
+            html = message
     return html
 
 

@@ -1,0 +1,78 @@
+"""What one action costs: database queries per roll and move are pinned, and a viewer's update costs
+no query once a connection with the same viewpoint rendered that version."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import actions, broadcast, engine, presence
+from games.render import render_live, shared_fragment, viewpoint_for
+from tests.games.webplay import everyone_here, fresh, friends_room, member
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_viewers_update_costs_no_query_once_its_viewpoint_is_rendered(
+    django_user_model, django_assert_num_queries, redis_client
+):
+    host = member(django_user_model.objects.create_user("hostess"))
+    guest = member(django_user_model.objects.create_user("guesto"))
+    game = friends_room(host, [guest])
+    everyone_here(game)
+    actions.do_roll(game.pk, host, game.version)
+    game = fresh(game)
+    seats = list(game.seats.select_related("user"))
+    watcher = viewpoint_for(game, seats, member(django_user_model.objects.create_user("nosy")))
+    event = {
+        "version": game.version,
+        "status": game.status,
+        "tag": broadcast.fragment_tag(
+            game.round,
+            game.version,
+            presence.connected_seats(game.pk),
+            broadcast.epoch_ms(game.deadline),
+        ),
+    }
+    assert shared_fragment(game.pk, watcher, event) is None  # nobody rendered it yet
+    first = render_live(game, watcher, seats=seats)  # the first spectator's connection renders
+    with django_assert_num_queries(0):
+        shared = shared_fragment(game.pk, watcher, event)  # every other spectator's costs nothing
+    assert shared is not None and 'hx-swap-oob="true"' in shared
+    assert shared.replace(' hx-swap-oob="true"', "", 1) == first
+
+
+def test_the_queries_of_a_roll_and_a_move_are_pinned(
+    django_user_model, django_assert_max_num_queries, redis_client
+):
+    """A later change can't quietly multiply the database work of the two commonest actions."""
+    host = member(django_user_model.objects.create_user("hostess"))
+    guest = member(django_user_model.objects.create_user("guesto"))
+    game = friends_room(host, [guest])
+    everyone_here(game)
+    actors = {0: host, 1: guest}
+    rolled = moved = 0
+    for _ in range(60):
+        game = fresh(game)
+        state = actions.engine_state(game)
+        seat = actions.turn_seat(game, list(game.seats.all()), state)
+        actor = actors[seat.index]
+        if engine.can_roll(state) and (
+            state.awaiting == engine.ROLL or not engine.legal_moves(state)
+        ):
+            with django_assert_max_num_queries(ROLL_QUERIES):
+                actions.do_roll(game.pk, actor, game.version)
+            rolled += 1
+        else:
+            m = engine.legal_moves(state)[0]
+            with django_assert_max_num_queries(MOVE_QUERIES):
+                actions.do_move(game.pk, actor, game.version, m.colour, m.index, m.die, m.pair)
+            moved += 1
+        if rolled >= 5 and moved >= 5:
+            break
+    assert rolled >= 5 and moved >= 5
+
+
+# Lock the game, read its seats, write the action and the game (plus the transaction's own
+# statements); the engine state comes from memory or one read of the round's actions.
+ROLL_QUERIES = 8
+MOVE_QUERIES = 8
