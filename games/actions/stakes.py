@@ -288,3 +288,30 @@ def settle_round(game: Game, seats: list[Seat], places: list[int], how: str) -> 
     else:
         coins = escrow.pay_winner(game, winner.user_id, f"Won the pot ({how})")
     return {by_user[user_id]: amount for user_id, amount in coins.items() if user_id in by_user}
+
+
+# --- players who are away -----------------------------------------------------------------------------
+
+
+def stand_in_level(game: Game, seat: Seat, level: str) -> str:
+    """The computer playing for an absent or timed-out person in a staked game plays at the easy
+    level: stepping away must never play better than the player would."""
+    if game.stake and seat.kind == Seat.Kind.HUMAN:
+        return "random"
+    return level
+
+
+def everyone_away(game: Game, seats: list[Seat]) -> bool:
+    people = [seat for seat in seats if seat.kind == Seat.Kind.HUMAN]
+    return bool(game.stake) and bool(people) and all(seat.is_away for seat in people)
+
+
+def void_for_absence(game: Game, seats: list[Seat]) -> None:
+    """Both players away (3 timeouts in a row each): the game is voided and both stakes go back."""
+    from .core import save_game
+    from .rounds import finish_round
+
+    finish_round(game, seats, [], "void")
+    game.message = "Both players were away: the game is void and both stakes were returned."
+    record_action(game, Action.Kind.ABANDON, None, {"void": "away"}, game.message)
+    save_game(game, seats=seats)

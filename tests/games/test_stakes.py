@@ -297,3 +297,48 @@ def test_the_games_staked_invariants_catch_an_unpaid_finish(host, guest):
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)  # bypassing finish_round
     assert any("escrow is not closed" in p for p in problems())
     Game.objects.filter(pk=game.pk).update(status=Game.Status.PLAYING)
+
+
+# Players away
+
+
+def _time_out(game: Game) -> None:
+    past = timezone.now() - timedelta(seconds=1)
+    Game.objects.filter(pk=game.pk).update(deadline=past, turn_deadline=past)
+    from games.actions import timers
+
+    assert timers.do_deadline(game.pk)
+
+
+def test_the_computer_plays_for_a_timed_out_staked_player_at_the_easy_level(
+    host, guest, monkeypatch
+):
+    from games.actions import turns
+
+    levels = []
+    real = turns.choose_action
+    monkeypatch.setattr(
+        turns,
+        "choose_action",
+        lambda state, level, rng: levels.append(level) or real(state, level, rng),
+    )
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    _time_out(fresh(game))
+    assert levels == ["random"]
+    assert fresh(game).actions.filter(auto="timeout").count() == 1
+
+
+def test_both_players_away_voids_the_game_and_returns_both_stakes(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    for _ in range(40):
+        game = fresh(game)
+        if game.is_over:
+            break
+        _time_out(game)
+    assert game.status == Game.Status.ABANDONED
+    assert "Both players were away" in game.message
+    assert all(s.is_away for s in game.seats.all())
+    assert coins(host, guest) == [1000, 1000]
+    assert LedgerTransaction.objects.filter(kind="refund", game=game).count() == 1
