@@ -22,6 +22,7 @@ from .errors import GameError
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from .models import ChatMessage, Game
 from .render import (
+    render_chat_hidden,
     render_chat_log,
     render_chat_message,
     render_live,
@@ -138,7 +139,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
 
     async def chat_hidden(self, event):
         """A moderator hid a message: it leaves the page (htmx's out-of-band delete)."""
-        await self.send(text_data=f'<li id="chat-{int(event["id"])}" hx-swap-oob="delete"></li>')
+        await self.send(text_data=render_chat_hidden(int(event["id"])))
 
     async def chat_message(self, event):
         html = await self._render_chat_message(event["id"])

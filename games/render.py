@@ -87,6 +87,11 @@ def render_socket_name(channel_name: str) -> str:
     return render_to_string("games/_socket_name.html", {"channel": channel_name})
 
 
+def render_chat_hidden(message_id: int) -> str:
+    """Removes a message a moderator hid from the page (htmx's out-of-band delete)."""
+    return render_to_string("games/_chat_hidden.html", {"id": message_id})
+
+
 def render_toast(message: str) -> str:
     return render_to_string("games/_toast.html", {"message": message})
 
