@@ -6,11 +6,13 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 
 from . import collusion, moderation
 from .admin_actions import each, form_action
-from .admin_forms import BanForm, MuteForm, ReasonForm, RenameForm, ends_after
+from .admin_forms import BanForm, CoinsForm, MuteForm, ReasonForm, RenameForm, ends_after
 from .audit import AuditLog
 from .models import CollusionFlag, User
 
@@ -68,10 +70,11 @@ class PlayerAdmin(UserAdmin):
     list_filter = (BannedFilter, MutedFilter, "is_staff", "is_active", "groups")
     search_fields = ("username", "email")
     fieldsets = UserAdmin.fieldsets + (("Moderation", {"fields": MODERATION_FIELDS[1:]}),)
-    actions = ["ban", "unban", "mute", "unmute", "rename"]
+    actions = ["ban", "unban", "mute", "unmute", "rename", "adjust_coins"]
 
     def get_readonly_fields(self, request, obj=None):
         readonly = list(super().get_readonly_fields(request, obj)) + list(MODERATION_FIELDS)
+        readonly.append("coins")
         if obj is not None:
             readonly.append("username")  # renamed through the audited action
         return readonly
@@ -96,6 +99,22 @@ class PlayerAdmin(UserAdmin):
             return ""
         return obj.banned_until or "lifted by hand"
 
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is not None and request.user.has_perm("accounts.view_ledgertransaction"):
+            fieldsets = (*fieldsets, ("Coins", {"fields": ("coins",)}))
+        return fieldsets
+
+    @admin.display(description="coins")
+    def coins(self, obj):
+        """The balance and a link to the account's ledger transactions."""
+        from .ledger.history import balance_of
+
+        url = reverse("admin:accounts_ledgertransaction_changelist")
+        return format_html(
+            '{} (<a href="{}?q={}">ledger</a>)', f"{balance_of(obj.pk):,}", url, obj.username
+        )
+
     # Permissions for the actions (Django asks has_<name>_permission).
     def has_ban_permission(self, request):
         return request.user.has_perm("accounts.ban_user")
@@ -105,6 +124,25 @@ class PlayerAdmin(UserAdmin):
 
     def has_rename_permission(self, request):
         return request.user.has_perm("accounts.rename_user")
+
+    def has_adjust_coins_permission(self, request):
+        return request.user.has_perm("accounts.adjust_coins")
+
+    @admin.action(description="Adjust the selected players' coins", permissions=["adjust_coins"])
+    def adjust_coins(self, request, queryset):
+        def apply(user, data):
+            moderation.do_adjust_coins(request.user, user, data["amount"], data["reason"])
+
+        return form_action(
+            self,
+            request,
+            queryset,
+            action="adjust_coins",
+            title="Adjust coins",
+            form_class=CoinsForm,
+            apply=apply,
+            done="coins adjusted.",
+        )
 
     @admin.action(description="Ban the selected players", permissions=["ban"])
     def ban(self, request, queryset):

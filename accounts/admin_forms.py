@@ -35,3 +35,11 @@ class BanForm(ReasonForm):
 
 class RenameForm(ReasonForm):
     username = forms.CharField(max_length=150, label="New username")
+
+
+class CoinsForm(ReasonForm):
+    amount = forms.IntegerField(
+        help_text="Coins to add; negative to take (a wallet never goes below zero).",
+        min_value=-1_000_000,
+        max_value=1_000_000,
+    )

@@ -289,3 +289,39 @@ def do_resolve_report(moderator, report, outcome: str, reason: str, until: datet
         )
     report.refresh_from_db()
     return report
+
+
+# --- coins ---------------------------------------------------------------------------------------------
+
+
+def do_adjust_coins(moderator, user, amount: int, reason: str) -> int:
+    """Add (amount > 0) or take (amount < 0) coins as one ledger transaction of kind "adjustment"; a
+    wallet never goes below zero. A finished staked game is never re-settled: this is its correction.
+    Returns the new balance."""
+    from accounts.ledger.adjustments import adjust_coins
+    from accounts.ledger.errors import NotEnoughCoins
+    from accounts.ledger.history import balance_of
+
+    _require(moderator, "accounts.adjust_coins")
+    reason = _reason(reason)
+    if not amount:
+        raise ModerationError("Say how many coins to add (or, negative, to take).")
+    with transaction.atomic():
+        before = balance_of(user.pk)
+        try:
+            with transaction.atomic():
+                adjust_coins(user.pk, amount, reason)
+        except NotEnoughCoins as error:
+            raise ModerationError(
+                f"{user.username} has {before:,} coins: {-amount:,} can't be taken."
+            ) from error
+        after = balance_of(user.pk)
+        audit.record(
+            moderator,
+            "adjust_coins",
+            user=user,
+            reason=reason,
+            before={"coins": before},
+            after={"coins": after, "amount": amount},
+        )
+    return after

@@ -26,12 +26,14 @@ MODERATOR_PERMISSIONS = [
     "games.view_chatreport",
     "games.change_chatreport",  # resolving a report
 ]
-# Also coins and voids (the ledger's and results' permissions join when those apps define them).
+# Also coins (adjustments, and reading the ledger) and voids.
 ADMIN_PERMISSIONS = MODERATOR_PERMISSIONS + [
     "accounts.adjust_coins",
+    "accounts.view_ledgeraccount",
+    "accounts.view_ledgertransaction",
+    "accounts.view_ledgerentry",
     "games.void_game",
 ]
-EXTRA_ADMIN_PERMISSIONS: list[str] = []  # other apps' codenames that exist only once they migrate
 
 
 def _permissions(names: list[str]) -> list[Permission]:
@@ -50,7 +52,7 @@ def ensure_roles(**kwargs) -> None:
     """post_migrate handler: the groups hold exactly their listed permissions."""
     for name, permissions in (
         (MODERATOR, MODERATOR_PERMISSIONS),
-        (ADMIN, ADMIN_PERMISSIONS + EXTRA_ADMIN_PERMISSIONS),
+        (ADMIN, ADMIN_PERMISSIONS),
     ):
         group, _ = Group.objects.get_or_create(name=name)
         group.permissions.set(_permissions(permissions))

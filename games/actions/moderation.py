@@ -90,12 +90,6 @@ def do_void(moderator, game_id: str, reason: str) -> Game:
 # --- a banned player's games ---------------------------------------------------------------------------
 
 
-def _staked(game: Game) -> bool:
-    from accounts.ledger.escrow import stakes_held
-
-    return bool(stakes_held(game))
-
-
 def remove_banned_player(user) -> None:
     """Called inside the ban's transaction. Rooms not started: they leave (a host's room closes, every
     stake refunded). Staked games in play: they resign (the opponent wins). Other games in play go on
@@ -114,7 +108,7 @@ def remove_banned_player(user) -> None:
                 game = Game.objects.get(pk=game_id)
                 if game.status == Game.Status.OPEN:
                     do_leave(game_id, as_them)
-                elif _staked(game):
+                elif game.stake:
                     do_resign(game_id, as_them)
                 else:
                     _hand_to_computer(game_id, user)
