@@ -8,7 +8,6 @@ legal ones) so the rule set modules only say what is particular to their traditi
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from types import ModuleType
 from typing import Any, Protocol
 
 from .state import FINISHED, MOVE, ROLL, Event, IllegalMoveError, MalformedError, Move, State
@@ -40,16 +39,17 @@ class RuleSet(Protocol):
         """Apply a move taken from legal_moves(state)."""
 
 
-def _load_rulesets() -> dict[str, ModuleType]:
+def _load_rulesets() -> dict[str, RuleSet]:
     from . import classic, duel, places, twodice
 
-    return {m.NAME: m for m in (classic, duel, places, twodice)}
+    modules: tuple[RuleSet, ...] = (classic, duel, places, twodice)
+    return {m.NAME: m for m in modules}
 
 
-_RULESETS: dict[str, ModuleType] = {}
+_RULESETS: dict[str, RuleSet] = {}
 
 
-def ruleset(name: str) -> Any:
+def ruleset(name: str) -> RuleSet:
     """The rule set module called `name`; MalformedError for an unknown name."""
     try:
         return _RULESETS[name]  # asked on every roll and move: one dict look-up

@@ -20,7 +20,7 @@ and `State` is constructed directly.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .board import CORNER, EXIT_ROLL, PROGRESS_ON_SQUARE, SAFE_SQUARES, SQUARE
 from .state import (
@@ -36,6 +36,12 @@ from .state import (
     Move,
     State,
 )
+
+# A position's tokens: progress per colour, parallel to State.colours.
+Tokens = tuple[tuple[int, ...], ...]
+Outcome = tuple[State, list[Event]]
+# State.memo of these rule sets: (run of 6s, what a three-sixes undo restores); see the docstring.
+Memo = tuple[int, Any]
 
 NO_SIXES: tuple[int, tuple[Any, ...]] = (0, ())  # memo at the start of a turn
 DEFAULT_SEATS = {
@@ -56,7 +62,9 @@ class Variant(NamedTuple):
     play_for_every_place: bool  # places: play on after the first finisher; others: first wins
 
 
-def bind(variant: Variant):
+def bind(
+    variant: Variant,
+) -> tuple[partial[State], partial[tuple[Move, ...]], partial[Outcome], partial[Outcome]]:
     """A rule set module's (start, legal_moves, roll, apply), each with `variant` filled in.
 
     >>> start, legal_moves, roll, apply = bind(Variant("demo", {"red": 0, "yellow": 2}, True, True,
@@ -101,7 +109,9 @@ def check_one_colour_each(name: str, players: tuple[tuple[str, ...], ...]) -> No
         seen.add(colour)
 
 
-def start(variant: Variant, options: tuple[tuple[str, Any], ...], players) -> State:
+def start(
+    variant: Variant, options: tuple[tuple[str, Any], ...], players: tuple[tuple[str, ...], ...]
+) -> State:
     colours = tuple(player[0] for player in players)
     count = dict(options).get("tokens", 4)
     yard = (YARD,) * count
@@ -132,7 +142,9 @@ def _flags(variant: Variant, state: State) -> tuple[bool, bool]:
 
 # Events are immutable values, so the few that depend only on a player and the dice are made once and
 # shared (they are created on nearly every action of a benchmark game).
-_ROLLED = {(p, (d,)): Event("rolled", player=p, dice=(d,)) for p in range(4) for d in range(1, 7)}
+_ROLLED: dict[tuple[int, tuple[int, ...]], Event] = {
+    (p, (d,)): Event("rolled", player=p, dice=(d,)) for p in range(4) for d in range(1, 7)
+}
 _TURN_PASSED = tuple(Event("turn_passed", player=p) for p in range(4))
 _BONUS_ROLL = tuple(Event("bonus_roll", player=p) for p in range(4))
 
@@ -194,7 +206,9 @@ def rival_pair_squares(
     return squares
 
 
-def _pairs_moves(colours, tokens, ci, corners, die) -> list[Move]:
+def _pairs_moves(
+    colours: tuple[str, ...], tokens: Tokens, ci: int, corners: tuple[int, ...], die: int
+) -> list[Move]:
     colour = colours[ci]
     mine = tokens[ci]
     table = SQUARE[corners[ci]]
@@ -243,7 +257,15 @@ def legal_moves(variant: Variant, state: State) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def _any_move(variant, colours, tokens, ci, corners, hand, pairs) -> bool:
+def _any_move(
+    variant: Variant,
+    colours: tuple[str, ...],
+    tokens: Tokens,
+    ci: int,
+    corners: tuple[int, ...],
+    hand: tuple[int, ...],
+    pairs: bool,
+) -> bool:
     for die in set(hand):
         if pairs:
             if _pairs_moves(colours, tokens, ci, corners, die):
@@ -257,7 +279,16 @@ def _any_move(variant, colours, tokens, ci, corners, hand, pairs) -> bool:
 # Turns, places, the end
 
 
-def _with(state: State, tokens, turn, awaiting, dice, rolls, places, memo) -> State:
+def _with(
+    state: State,
+    tokens: Tokens,
+    turn: int,
+    awaiting: str,
+    dice: tuple[int, ...],
+    rolls: int,
+    places: tuple[int, ...],
+    memo: Memo,
+) -> State:
     return State(
         state.ruleset,
         state.options,
@@ -274,7 +305,9 @@ def _with(state: State, tokens, turn, awaiting, dice, rolls, places, memo) -> St
     )
 
 
-def _pass_turn(state: State, tokens, places, events: list[Event]) -> tuple[State, list[Event]]:
+def _pass_turn(
+    state: State, tokens: Tokens, places: tuple[int, ...], events: list[Event]
+) -> Outcome:
     """The next player (skipping those who have a place) awaits its first roll."""
     count = len(state.players)
     turn = (state.turn + 1) % count
@@ -289,7 +322,7 @@ def distance(progresses: tuple[int, ...]) -> int:
     return sum(p for p in progresses if p > 0)
 
 
-def _finish(state: State, tokens, places, events) -> tuple[State, list[Event]]:
+def _finish(state: State, tokens: Tokens, places: tuple[int, ...], events: list[Event]) -> Outcome:
     events.append(Event("game_over"))
     final = State(
         state.ruleset,
@@ -308,7 +341,7 @@ def _finish(state: State, tokens, places, events) -> tuple[State, list[Event]]:
     return final, events
 
 
-def _player_done(variant: Variant, state: State, tokens, events) -> tuple[State, list[Event]]:
+def _player_done(variant: Variant, state: State, tokens: Tokens, events: list[Event]) -> Outcome:
     """The player to move has just brought its last token home."""
     player = state.turn
     count = len(state.players)
@@ -381,7 +414,7 @@ def _three_sixes(variant: Variant, state: State, events: list[Event]) -> tuple[S
     return _pass_turn(state, tokens, state.places, events)
 
 
-def _roll_hold(variant: Variant, state: State, dice, pairs) -> tuple[State, list[Event]]:
+def _roll_hold(variant: Variant, state: State, dice: tuple[int, ...], pairs: bool) -> Outcome:
     """hold: the number joins the hand; a 6 owes one more roll, to take now or later (RULES.md 5b)."""
     die = dice[0]
     run, log = state.memo
@@ -401,8 +434,15 @@ def _roll_hold(variant: Variant, state: State, dice, pairs) -> tuple[State, list
 
 
 def _settle_hold(
-    variant, state, tokens, hand, owed, memo, events, pairs
-) -> tuple[State, list[Event]]:
+    variant: Variant,
+    state: State,
+    tokens: Tokens,
+    hand: tuple[int, ...],
+    owed: int,
+    memo: Memo,
+    events: list[Event],
+    pairs: bool,
+) -> Outcome:
     """hold: after each step, move if a number can be used, else roll if one is owed, else pass."""
     ci = state.turn
     corners = corners_of(variant, state.colours)
@@ -482,23 +522,23 @@ def apply(variant: Variant, state: State, move: Move) -> tuple[State, list[Event
     home = to == HOME
     if home:
         events.append(Event("home", player, (move.colour, move.index)))
-    tokens = tuple(tokens)
+    after: Tokens = tuple(tokens)
 
     if home and all(p == HOME for p in mine):
-        return _player_done(variant, state, tokens, events)
+        return _player_done(variant, state, after, events)
 
     pairs, hold = _flags(variant, state)
     if hold:
         hand = list(state.dice)
-        hand.remove(move.die)
+        hand.remove(cast(int, move.die))  # one-die moves always use a number, never "total"
         owed = state.rolls + bool(captured) + home
         run, log = state.memo
         if move.die == 6 and run:
             log = (*log, (tuple(moved), tuple(captured)))
-        return _settle_hold(variant, state, tokens, tuple(hand), owed, (run, log), events, pairs)
+        return _settle_hold(variant, state, after, tuple(hand), owed, (run, log), events, pairs)
 
     bonus = move.die == 6 or (variant.bonus_for_capture_and_home and (home or bool(captured)))
     if bonus:  # one roll per move, whatever earned it
         events.append(_BONUS_ROLL[ci])
-        return _with(state, tokens, ci, ROLL, (), 0, state.places, state.memo), events
-    return _pass_turn(state, tokens, state.places, events)
+        return _with(state, after, ci, ROLL, (), 0, state.places, state.memo), events
+    return _pass_turn(state, after, state.places, events)

@@ -43,7 +43,7 @@ class Roll(NamedTuple):
 
 class MoveRequest(NamedTuple):
     colour: str
-    index: int
+    index: int  # type: ignore[assignment]  # RECORD.md's name; hides tuple.index, never called
     die: int | str | None
     pair: bool
 
@@ -131,7 +131,7 @@ def play(record: Record) -> State:
     state = game.new_game(record.ruleset, record.players, record.options)
     for at, action in enumerate(record.actions):
         try:
-            if type(action) is Roll:
+            if isinstance(action, Roll):
                 state, _ = game.roll(state, action.dice)
             else:
                 state, _ = game.move(state, action.colour, action.index, action.die, action.pair)

@@ -40,7 +40,8 @@ class Move(NamedTuple):
     """
 
     colour: str
-    index: int
+    # Named as RECORD.md names it; it hides tuple.index, which nothing calls on a Move.
+    index: int  # type: ignore[assignment]
     die: int | str
     pair: bool
     to: int

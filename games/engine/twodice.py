@@ -25,8 +25,9 @@ stay fast.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from .board import CORNER, SQUARE
 from .state import (
@@ -162,7 +163,11 @@ def _remove(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
     return dice[:i] + dice[i + 1 :]
 
 
-def _options(own: Own, opp: int, dice: tuple[int, ...]):
+# One single move of the search: (slot, frm, die, to, own_after, opp_after, kill).
+Option = tuple[int, int, int, int, Own, int, bool]
+
+
+def _options(own: Own, opp: int, dice: tuple[int, ...]) -> Iterator[Option]:
     """Every distinct single move from a canonical position, killing or not, legal or not yet.
 
     Yields (slot, frm, die, to, own_after, opp_after, kill). `dice` is sorted; equal dice and seeds that
@@ -343,7 +348,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     tokens[ci][move.index] = move.to
     if move.to == HOME and landing == HOME:
         events.append(Event("home", player=player, token=move.token))
-    hand = () if move.die == TOTAL else _remove(state.dice, move.die)
+    hand = () if move.die == TOTAL else _remove(state.dice, cast(int, move.die))
     after = _replace_state(state, tokens=tuple(tuple(t) for t in tokens), dice=hand)
     mine = after.players[player]
     if all(

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..board import SAFE_SQUARES
 from ..state import FINISHED, HOME, LAST_TRACK, ROLL, YARD, State
 from .geometry import (
     ONE_DIE_HITS,
-    SAFE_SQUARES,
     TRACK,
     TWO_DICE_HITS,
     corners,
@@ -53,11 +53,16 @@ def token_value(progress: int) -> float:
     return OUT + HOME + COLUMN + HOME_BONUS
 
 
+# Per colour, indexed by progress + 1: (square, chance of no hit) a token may land on next turn; and
+# the square a token there can be captured on, or -1.
+ReachTable = tuple[tuple[tuple[tuple[int, float], ...], ...], ...]
+SquareTable = tuple[tuple[int, ...], ...]
+
 VALUES = tuple(token_value(p) for p in range(YARD, HOME + 1))  # indexed by progress + 1
 
 
 @lru_cache(maxsize=16)
-def _tables(two_dice: bool, corners: tuple[int, ...]) -> tuple[tuple, tuple]:
+def _tables(two_dice: bool, corners: tuple[int, ...]) -> tuple[ReachTable, SquareTable]:
     """Per colour, indexed by progress + 1: where a token may land next turn (with the chance it does
     not, 1 - P(hit)), and the square it can be captured on (-1 where it can't be)."""
     hits = TWO_DICE_HITS if two_dice else ONE_DIE_HITS
@@ -70,6 +75,7 @@ def _tables(two_dice: bool, corners: tuple[int, ...]) -> tuple[tuple, tuple]:
     for k in corners:
         rows = []
         for q in range(YARD, HOME + 1):
+            row: tuple[tuple[int, float], ...]
             if q == YARD:
                 row = ((square(k, 0), 1.0 - yard_hit),) if yard_hit else ()
             elif q <= LAST_TRACK:
@@ -109,7 +115,7 @@ class Evaluator:
         rivals = self.players - 1
         # Against several rivals, one rival's loss is only partly our gain.
         self.rival_weight = 1.0 if rivals == 1 else 0.6
-        self._miss_cache: dict[tuple, list[float]] = {}
+        self._miss_cache: dict[tuple[int, tuple[tuple[int, ...], ...]], list[float]] = {}
         # Tables indexed by progress + 1 (yard is -1), so the hot loops below only look things up.
         self.reach_table, self.square_table = _tables(state.ruleset == "twodice", self.corners)
         self.owned = tuple(

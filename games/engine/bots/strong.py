@@ -11,6 +11,8 @@ A node budget bounds the search; past it positions are scored without searching 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..game import apply_move, legal_moves, roll
 from ..state import MOVE, PLAYING, ROLL, Move, State
 from .evaluation import Evaluator
@@ -44,7 +46,7 @@ class Search:
     def __init__(self, state: State, budget: int = NODE_BUDGET) -> None:
         self.me = state.turn
         self.evaluator = Evaluator(state, self.me)
-        self.memo: dict[tuple, float] = {}
+        self.memo: dict[tuple[Any, ...], float] = {}
         self.budget = budget
         self.nodes = 0
         self.planner = HandPlanner(self.evaluator)
@@ -76,7 +78,7 @@ class Search:
         found = self.memo.get(key)
         if found is not None:
             return found
-        moves = ()
+        moves: tuple[Move, ...] = ()
         if self._continues(state) and self.nodes < self.budget:
             self.nodes += 1
             moves = legal_moves(state)
