@@ -16,6 +16,10 @@ from .admin_forms import BanForm, CoinsForm, MuteForm, ReasonForm, RenameForm, e
 from .audit import AuditLog
 from .models import CollusionFlag, User
 
+admin.site.site_header = "Ludopat moderation"
+admin.site.site_title = "Ludopat moderation"
+admin.site.index_title = "Players, games, reports and the audit log"
+
 # Set through the moderation actions only, so each change has a reason and an audit entry.
 MODERATION_FIELDS = (
     "is_active",

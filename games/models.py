@@ -360,8 +360,7 @@ class ChatReport(models.Model):
         indexes = [models.Index(fields=["resolved_at", "created"])]
 
     def __str__(self) -> str:
-        what = f"message {self.message_id}" if self.message_id else f"player {self.reported_id}"
-        return f"report of {what} by {self.reporter_id}"
+        return f"Report {self.pk} of a {'message' if self.message_id else 'player'}"
 
     @property
     def is_open(self) -> bool:
