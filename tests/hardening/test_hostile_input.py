@@ -1,0 +1,345 @@
+"""The standing hostile-input test: every URL of the site (all but /admin/) and every WebSocket action
+gets a corpus of bad values, from a spectator, a cookieless client, someone without a CSRF token and
+the players themselves. Never a 500 and never a dropped socket; every refusal is a 4xx that says why
+in words; and the game's record is exactly what it was.
+
+Nothing here lists the URLs or the actions: they come from the URLconf and from `games.commands`, so a
+new URL or action is covered the day it is added. It must pass on PostgreSQL too (NUL bytes fail only
+there): DATABASE_URL=postgres://.../<db> .venv/bin/pytest tests/hardening/test_hostile_input.py
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from itertools import product
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.sessions.backends.db import SessionStore
+from django.forms.models import model_to_dict
+from django.test import Client
+from django.urls import URLResolver, get_resolver
+
+from accounts.forms import SignUpForm
+from games import actors, commands
+from games.models import Action, ChatMessage, ChatReport, Game, Round
+from games.views import MODE_FORMS
+from ludopat.asgi import application
+from ludopat.client_json import as_fields
+from tests.games.webplay import computer_game, friends_room, member
+
+HOST = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+
+# Values a form field or query parameter may carry (strings: that is all a form post can send).
+VALUES = [
+    "", "-1", "-0", "1e3", "0.5", "9" * 30, "²", "٣", "３", "abc", "\x00", "a\x00b",
+    "\x07\x1b[2J\r\n", "\u202e", "x" * 10_000, "[" * 50, "<script>alert(1)</script>",
+]  # fmt: skip
+# JSON adds types a form can't (numbers, booleans, lists, objects, nesting); its strings reach the
+# same forms as a form post's, so a few stand for them all.
+JSON_VALUES = [
+    None, True, 0.5, -1, 10**40, 1e3, [], [1, 2], {"a": {"b": 1}}, [[[[[[[[[[[[]]]]]]]]]]]],
+    "²", "\x00", "x" * 10_000,
+]  # fmt: skip
+RAW_BODIES = [
+    "[" * 100_000, '{"version": ' + "[" * 5_000, "{" * 20 + "}" * 20, "[]", "{bad json", "\x00",
+]  # fmt: skip
+# The resolver sees these before any view, whatever the method.
+BAD_IDS = ["a%00b", "%C2%B2", "a" * 10_000, "%E2%80%AE", "..%2F..", "a b"]
+
+_SENTENCE = re.compile(r"[A-Za-z’']{2,}[,:;]?( [A-Za-z’'“”\"(),:;.!?0-9-]+){2,}")
+_TAG = re.compile(r"<[^>]+>")
+
+
+def all_field_names() -> list[str]:
+    """Every parameter name the site's forms read, plus ones nobody reads."""
+    form_classes = [c.form for c in commands.COMMANDS.values()] + list(MODE_FORMS.values())
+    form_classes += [SignUpForm, AuthenticationForm, PasswordResetForm]
+    names = {name for cls in form_classes for name in cls.base_fields}
+    return sorted(names | {"next", "round", "page", "amount", "q", "unknown_field"})
+
+
+FIELDS = all_field_names()
+
+
+def url_patterns(patterns=None, prefix=""):
+    """(route, default kwargs) of every URL but the admin's."""
+    for p in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(p, URLResolver):
+            if not str(p.pattern).startswith("admin/"):
+                yield from url_patterns(p.url_patterns, prefix + str(p.pattern))
+        else:
+            yield prefix + str(p.pattern), p.default_args
+
+
+def fill(route: str, values: dict[str, str]) -> str:
+    """The route with each <converter:name> replaced by values[name] (or a well-formed stranger)."""
+    return "/" + re.sub(
+        r"<(?:\w+:)?(\w+)>", lambda m: values.get(m.group(1), "doesnotexist0"), route
+    )
+
+
+def says_why(response) -> str:
+    """The sentence a refusal shows a person ('' if none)."""
+    body = response.content.decode("utf-8", "replace")
+    kind = response.get("Content-Type", "")
+    if "json" in kind:
+        try:
+            body = str(json.loads(body).get("error", ""))
+        except (ValueError, AttributeError):
+            return ""
+    elif "html" in kind:
+        main = re.search(r"<main\b.*?</main>", body, re.S)
+        body = _TAG.sub(" ", main.group(0) if main else body)
+    match = _SENTENCE.search(" ".join(body.split()))
+    return match.group(0) if match else ""
+
+
+def check(response, what: str) -> None:
+    status = response.status_code
+    assert status < 500, f"{what} answered {status}"
+    if 400 <= status < 500:
+        assert says_why(response), f"{what} refused with {status} but no sentence"
+
+
+class Snapshot:
+    """Everything a game's record is: the room, its seats, actions, rounds and chat."""
+
+    @staticmethod
+    def of(game: Game) -> dict:
+        game.refresh_from_db()
+        return {
+            "game": model_to_dict(game),
+            "seats": [model_to_dict(s) for s in game.seats.order_by("index")],
+            "actions": list(Action.objects.filter(game=game).values_list("seq", "kind")),
+            "rounds": Round.objects.filter(game=game).count(),
+            "chat": ChatMessage.objects.filter(game=game).count(),
+            "reports": ChatReport.objects.count(),
+        }
+
+
+@pytest.fixture
+def world(django_user_model, settings, redis_client):
+    """A started two-player room (alice hosts, bob plays), a computer game of someone else, a
+    logged-in spectator (eve), and limits high enough that the corpus reaches every check."""
+    settings.LUDOPAT_BOT_DELAY = 600  # no computer acts while the corpus runs
+    settings.LUDOPAT_ACTION_RATE = (10**6, 10)
+    settings.LUDOPAT_RATES = {k: (10**6, 10) for k in ("new_game", "signup", "password_reset")}
+    settings.LUDOPAT_FRAME_RATE = (10**6, 10**6)
+    settings.AXES_ENABLED = False  # log-in floods are axes' to refuse (tests/accounts covers it)
+    users = {n: django_user_model.objects.create_user(n) for n in ("alice", "bob", "eve")}
+    room = friends_room(member(users["alice"]), [member(users["bob"])])
+    other = computer_game(member(users["bob"]))
+    return {"users": users, "room": room, "other": other}
+
+
+def client_for(user=None, csrf=False) -> Client:
+    client = Client(enforce_csrf_checks=csrf)
+    if user is not None:
+        client.force_login(user)
+        session = client.session
+        session[actors.PLAYER_KEY] = f"key-{user.pk}"  # the key tests.games.webplay.member uses
+        session.save()
+    return client
+
+
+def send_corpus(client, url: str, cookieless=False) -> None:
+    """GET with every value in every query parameter; POST it as a form, as JSON, and raw bodies.
+    (A cookieless client's GETs are a logged-out visitor's: once each is enough.)"""
+
+    def go(method, **kwargs):
+        if cookieless:
+            client.cookies.clear()
+        response = getattr(client, method)(url, **kwargs)
+        shown = repr(kwargs.get("data"))[:120]
+        check(response, f"{method.upper()} {url[:80]} {shown}")
+        return response
+
+    if go("get", data={}).status_code != 405 and not cookieless:
+        for value in VALUES:
+            go("get", data=dict.fromkeys(FIELDS, value))
+    if go("post", data={}).status_code != 405:
+        for value in VALUES:
+            go("post", data=dict.fromkeys(FIELDS, value), HTTP_HX_REQUEST="true")
+        for value in JSON_VALUES:
+            body = json.dumps(dict.fromkeys(FIELDS, value))
+            go("post", data=body, content_type="application/json")
+        for body in RAW_BODIES:
+            go("post", data=body, content_type="application/json", HTTP_HX_REQUEST="true")
+
+
+def refused_by_form(command: commands.Command, fields: dict[str, str]) -> bool:
+    """Whether these parameters fail the command's own form (so a player sending them can't act)."""
+    return not command.form(fields).is_valid()
+
+
+def player_corpus(name: str):
+    """Payloads a player may send to their own game's `name` action that must all be refused."""
+    command = commands.COMMANDS[name]
+    names = list(command.form.base_fields) or ["unknown_field"]
+    for value in JSON_VALUES + VALUES:
+        fields = as_fields(dict.fromkeys(names, value))
+        if refused_by_form(command, fields):
+            yield fields
+
+
+@pytest.mark.django_db
+def test_no_url_answers_a_500_or_changes_the_game(world):
+    room, other, users = world["room"], world["other"], world["users"]
+    ids = {"game_id": room.pk, "username": "alice", "mode": "computer", "ruleset": "classic"}
+    routes = list(url_patterns())
+    assert any("<gameid:game_id>/move" in r for r, _ in routes)  # the URLconf really was read
+    before = Snapshot.of(room), Snapshot.of(other)
+
+    eve = client_for(users["eve"])
+    cookieless = Client()
+    for route, _ in routes:
+        url = fill(route, ids)
+        eve.force_login(users["eve"])  # the corpus may have logged her out
+        send_corpus(eve, url)
+        send_corpus(cookieless, url, cookieless=True)
+        # Someone else's game, and ids that are not ids at all: refused, never a 500.
+        check(eve.get(fill(route, {**ids, "game_id": other.pk})), f"eve GET {route} of other")
+        for bad in BAD_IDS if "<" in route else []:
+            bad_url = re.sub(r"<(?:\w+:)?\w+>", bad, "/" + route)
+            check(cookieless.get(bad_url), f"GET {bad_url[:80]}")
+
+    # The players: every action with parameters its form refuses, a stale version, another's seat.
+    for user in (users["alice"], users["bob"]):
+        player = client_for(user)
+        for route, defaults in routes:
+            name = defaults.get("name")
+            if name not in commands.COMMANDS:
+                continue
+            url = fill(route, ids)
+            for fields in player_corpus(name):
+                response = player.post(url, fields, HTTP_HX_REQUEST="true")
+                check(response, f"{user} POST {url} {str(fields)[:80]}")
+                assert 400 <= response.status_code < 500, (user, url, fields)
+        room.refresh_from_db()
+        stale = {"version": room.version - 1}
+        for action in ("roll", "start"):
+            check(player.post(f"/games/{room.pk}/{action}", stale, HTTP_HX_REQUEST="true"), action)
+        mine = "0" if user == users["alice"] else "1"
+        for seat in {"0", "1", "3"} - {mine}:
+            data = {"version": room.version, "seat": seat, "colour": "red", "index": "0"}
+            for action in ("roll", "move", "seed"):
+                response = player.post(f"/games/{room.pk}/{action}", data, HTTP_HX_REQUEST="true")
+                check(response, f"{user} {action} seat {seat}")
+    # Someone else's game (bob's game against the computer), every action, from alice.
+    alice = client_for(users["alice"])
+    for route, defaults in routes:
+        if defaults.get("name") in commands.COMMANDS:
+            url = fill(route, {"game_id": other.pk})
+            response = alice.post(url, {"version": "0", "seat": "0"}, HTTP_HX_REQUEST="true")
+            check(response, f"alice {url} in bob's game")
+            assert 400 <= response.status_code < 500
+
+    # No CSRF token: refused with Django's explanation, nothing done.
+    forged = client_for(users["alice"], csrf=True)
+    for route, defaults in routes:
+        if defaults.get("name") in commands.COMMANDS:
+            check(forged.post(fill(route, ids), {"version": room.version}), f"no CSRF {route}")
+
+    assert (Snapshot.of(room), Snapshot.of(other)) == before
+
+
+# ---------------------------------------------------------------------------------------------------
+# The WebSocket
+
+
+def session_cookie(user) -> list[tuple[bytes, bytes]]:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session[actors.PLAYER_KEY] = f"key-{user.pk}"
+    session.save()
+    return [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={session.session_key}".encode())]
+
+
+async def open_socket(path: str, user=None) -> WebsocketCommunicator:
+    cookie = await database_sync_to_async(session_cookie)(user) if user is not None else []
+    ws = WebsocketCommunicator(application, path, headers=HOST + cookie)
+    connected, code = await ws.connect()
+    assert connected, (path, code)
+    return ws
+
+
+async def drain(ws: WebsocketCommunicator, what: str) -> None:
+    """Read what the server has sent so far; a close (or the consumer raising) fails the test."""
+    while not await ws.receive_nothing(timeout=0.002, interval=0.001):
+        output = await ws.receive_output()
+        assert output["type"] == "websocket.send", f"{what}: the socket was dropped ({output})"
+
+
+async def still_alive(ws: WebsocketCommunicator, what: str) -> None:
+    await ws.send_to(text_data='{"resync": -1}')
+    while True:  # everything still queued, then the board: a close on the way fails
+        output = await ws.receive_output(timeout=10)
+        assert output["type"] == "websocket.send", f"{what}: the socket was dropped ({output})"
+        if 'id="game-live"' in output.get("text", ""):
+            return
+
+
+def raw_frames() -> list[str]:
+    frames = list(RAW_BODIES)
+    frames += ['{"action": 5}', '{"action": "nope"}', '{"action": ["roll"]}', '{"action": null}']
+    frames += [json.dumps({"resync": v}) for v in JSON_VALUES + VALUES]
+    frames += [json.dumps({"heartbeat": v}) for v in JSON_VALUES]
+    return frames
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_no_frame_drops_the_socket_or_changes_the_game(world):
+    channel_layers.backends.clear()  # this test's own event loop
+    room, users = world["room"], world["users"]
+    path = f"/ws/games/{room.pk}/"
+    for bad in ("a\x00b", "%00", "²", "a" * 10_000, "a/b", ""):
+        refused = WebsocketCommunicator(application, f"/ws/games/{bad}/", headers=HOST)
+        connected, _ = await refused.connect()
+        assert not connected  # refused with a close code, not an exception in the router
+    sockets = {
+        "eve": await open_socket(path, users["eve"]),
+        "cookieless": await open_socket(path),
+        "alice": await open_socket(path, users["alice"]),
+        "bob": await open_socket(path, users["bob"]),
+    }
+    for who, ws in sockets.items():
+        await drain(ws, who)
+    before = await sync_to_async(Snapshot.of)(room)
+
+    for who in ("eve", "cookieless"):
+        ws = sockets[who]
+        for frame in raw_frames():
+            await ws.send_to(text_data=frame)
+            await drain(ws, f"{who} sent {frame[:60]!r}")
+        await ws.send_to(bytes_data=b"\x00\xff" * 100)
+        await drain(ws, f"{who} sent bytes")
+        for name, value in product(commands.COMMANDS, JSON_VALUES + VALUES):
+            frame = json.dumps({"action": name, **dict.fromkeys(FIELDS, value)})
+            await ws.send_to(text_data=frame)
+            await drain(ws, f"{who} sent {name}={value!r:.40}")
+        await still_alive(ws, who)
+    for who in ("alice", "bob"):
+        ws = sockets[who]
+        for frame in raw_frames():
+            await ws.send_to(text_data=frame)
+            await drain(ws, f"{who} sent {frame[:60]!r}")
+        for name in commands.COMMANDS:
+            for fields in player_corpus(name):
+                await ws.send_to(text_data=json.dumps({"action": name, **fields}))
+                await drain(ws, f"{who} sent {name} {str(fields)[:60]}")
+        await still_alive(ws, who)
+
+    assert await sync_to_async(Snapshot.of)(room) == before
+    for ws in sockets.values():
+        await ws.disconnect()
