@@ -12,5 +12,6 @@ urlpatterns = [
     path("leaderboard/", include("leaderboard.urls")),
     path("u/<username:username>/", include("accounts.profile_urls")),
     path("", include("games.urls")),
+    path("", include("games.staking_urls")),
     path("", include("games.pages_urls")),
 ]

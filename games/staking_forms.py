@@ -1,0 +1,56 @@
+"""The staked lobby's forms. Each carries an idempotency key (a hidden field made when the form is shown),
+so a repeated submission returns the first one's game and moves no coin."""
+
+from __future__ import annotations
+
+import secrets
+
+from django import forms
+
+from accounts.ledger import rules
+
+from .actions.stakes import DEFAULT_TIMER, TWO_PLAYER_RULESETS, staked_timers
+from .models import RULESET_NAMES
+
+RULESET_CHOICES = [(name, RULESET_NAMES[name]) for name in TWO_PLAYER_RULESETS]
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class KeyedForm(forms.Form):
+    key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("key", new_key())
+
+
+class StakedRoomForm(KeyedForm):
+    # The stake is checked by games.actions.stakes.parse_stake (ASCII digits, bounds) so that the
+    # action refuses bad input the same way whoever calls it; here it is only text.
+    stake = forms.CharField(
+        max_length=24,
+        initial="100",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    ruleset = forms.ChoiceField(choices=RULESET_CHOICES, initial="twodice")
+    timer = forms.TypedChoiceField(coerce=int, initial=DEFAULT_TIMER, label="Seconds per action")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["timer"].choices = [(t, f"{t} s") for t in staked_timers()]
+        low, high = rules.stake_bounds()
+        self.fields["stake"].help_text = f"{low:,} to {high:,} coins"
+
+
+class QuickMatchForm(KeyedForm):
+    tier = forms.TypedChoiceField(coerce=int, label="Stake")
+    ruleset = forms.ChoiceField(choices=RULESET_CHOICES, initial="twodice")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tier"].choices = [(t, f"{t:,} coins") for t in rules.stake_tiers()]
+        self.fields["tier"].initial = rules.stake_tiers()[1]

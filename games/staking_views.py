@@ -1,0 +1,157 @@
+"""The staked lobby (/staked/): open staked rooms, opening one, joining with one click, quick match.
+
+Thin views: each POST calls one action of games.actions.stakes and redirects (to the game, or back to
+the lobby with the refusal's sentence). The room list refreshes itself (htmx) every few seconds.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.ledger.history import balance_of
+from accounts.ledger.models import LedgerEntry, LedgerTransaction
+
+from .actions import stakes
+from .actors import actor_for
+from .errors import GameError
+from .models import Game, Seat
+from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm
+
+LISTED = 100  # rooms shown at once
+
+
+def open_rooms():
+    return (
+        Game.objects.filter(stake__gt=0, quick=False, status=Game.Status.OPEN)
+        .select_related("owner")
+        .order_by("created", "pk")[:LISTED]
+    )
+
+
+def staked_records(user_ids) -> dict[int, tuple[int, int]]:
+    """{user id: (staked games won, lost)}: wins are the payouts their wallet received."""
+    played = dict(
+        Seat.objects.filter(
+            user_id__in=user_ids, game__stake__gt=0, game__status=Game.Status.FINISHED
+        )
+        .values_list("user_id")
+        .annotate(n=Count("pk"))
+    )
+    won = dict(
+        LedgerEntry.objects.filter(
+            account__user_id__in=user_ids, transaction__kind=LedgerTransaction.Kind.PAYOUT
+        )
+        .values_list("account__user_id")
+        .annotate(n=Count("pk"))
+    )
+    return {uid: (won.get(uid, 0), n - won.get(uid, 0)) for uid, n in played.items()}
+
+
+def _rooms_context(request: HttpRequest) -> dict:
+    rooms = list(open_rooms())
+    records = staked_records({room.owner_id for room in rooms})
+    for room in rooms:
+        room.host_won, room.host_lost = records.get(room.owner_id, (0, 0))
+        room.join_key = KeyedForm().initial["key"]
+    return {"rooms": rooms}
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = _rooms_context(request)
+    if request.user.is_authenticated:
+        context.update(
+            room_form=StakedRoomForm(),
+            quick_form=QuickMatchForm(),
+            mine=stakes.open_entry_of(request.user.pk),
+            balance=balance_of(request.user.pk),
+        )
+    return render(request, "games/staked/lobby.html", context)
+
+
+def rooms(request: HttpRequest) -> HttpResponse:
+    """The room list alone, for the lobby's periodic refresh."""
+    return render(request, "games/staked/_rooms.html", _rooms_context(request))
+
+
+def _refused(request: HttpRequest, error: GameError) -> HttpResponse:
+    if request.htmx:  # a button on the game page: the sentence, which the page shows as a notice
+        return HttpResponse(
+            str(error), status=error.status, content_type="text/plain; charset=utf-8"
+        )
+    messages.error(request, str(error))
+    return redirect("staked_lobby")
+
+
+def _to(request: HttpRequest, url: str) -> HttpResponse:
+    if request.htmx:  # from the game page: load the page anew (the room has started or closed)
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+@login_required
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    form = StakedRoomForm(request.POST)
+    if not form.is_valid():
+        first = next(iter(form.errors.values()))[0]
+        messages.error(request, first)
+        return redirect("staked_lobby")
+    data = form.cleaned_data
+    try:
+        game = stakes.create_staked_room(
+            actor_for(request.user, request.session),
+            data["ruleset"],
+            data["stake"],
+            data["timer"],
+            key=data["key"],
+        )
+    except GameError as error:
+        return _refused(request, error)
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, game_id: str) -> HttpResponse:
+    actor = actor_for(request.user, request.session)
+    try:
+        game = stakes.join_staked_room(actor, game_id, key=request.POST.get("key", "")[:64])
+    except GameError as error:
+        return _refused(request, error)
+    return _to(request, game.get_absolute_url())
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, game_id: str) -> HttpResponse:
+    try:
+        game = stakes.cancel_staked_room(actor_for(request.user, request.session), game_id)
+    except GameError as error:
+        return _refused(request, error)
+    messages.success(request, f"Room cancelled: your {game.stake:,} coins are back in your wallet.")
+    return _to(request, reverse("staked_lobby"))
+
+
+@login_required
+@require_POST
+def quick(request: HttpRequest) -> HttpResponse:
+    form = QuickMatchForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose one of the quick match stakes and a rule set.")
+        return redirect("staked_lobby")
+    data = form.cleaned_data
+    try:
+        game = stakes.quick_match(
+            actor_for(request.user, request.session), data["tier"], data["ruleset"], data["key"]
+        )
+    except GameError as error:
+        return _refused(request, error)
+    return redirect(game)

@@ -1,0 +1,66 @@
+"""What a staked game's page shows about coins: each seat's coins won or lost, and a player's balance
+after the settlement (from the ledger's closing transaction, so it is exactly what was paid)."""
+
+from __future__ import annotations
+
+from django import template
+
+from accounts.ledger.models import LedgerEntry, LedgerTransaction
+from games.staking_forms import new_key
+
+register = template.Library()
+
+
+@register.simple_tag
+def staked_outcome(game, vp) -> dict:
+    """{"by_seat": {seat index: coins}, "mine": {"coins": n, "balance": n} or None, "rake": n}."""
+    closing = (
+        LedgerTransaction.objects.filter(game=game, closes__isnull=False)
+        .prefetch_related("entries__account")
+        .first()
+    )
+    if closing is None:
+        return {"by_seat": {}, "mine": None, "rake": 0, "refund": False}
+    seats = {seat.user_id: seat.index for seat in game.seats.all() if seat.user_id}
+    staked = dict(
+        LedgerEntry.objects.filter(
+            transaction__game=game, transaction__kind="stake", amount__lt=0
+        ).values_list("account__user_id", "amount")
+    )
+    by_seat, balances, rake = {}, {}, 0
+    for entry in closing.entries.all():
+        if entry.account.kind == "house":
+            rake = entry.amount
+        elif entry.account.kind == "wallet" and entry.account.user_id in seats:
+            index = seats[entry.account.user_id]
+            by_seat[index] = entry.amount + staked.get(entry.account.user_id, 0)
+            balances[index] = entry.balance_after
+    for user_id, paid in staked.items():  # the loser's wallet has no entry in a payout
+        if user_id in seats and seats[user_id] not in by_seat:
+            by_seat[seats[user_id]] = paid
+    mine = None
+    for index in getattr(vp, "seats", ()):
+        if index in by_seat:
+            user_id = next(u for u, i in seats.items() if i == index)
+            balance = balances.get(index)
+            if balance is None:
+                from accounts.ledger.history import balance_of
+
+                balance = balance_of(user_id)
+            mine = {"coins": by_seat[index], "balance": balance}
+    return {
+        "by_seat": by_seat,
+        "mine": mine,
+        "rake": rake,
+        "refund": closing.kind == LedgerTransaction.Kind.REFUND,
+    }
+
+
+@register.simple_tag
+def stake_form_key() -> str:
+    return new_key()
+
+
+@register.filter
+def coins_of(by_seat: dict, index) -> int | None:
+    return by_seat.get(index)
