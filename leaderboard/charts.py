@@ -12,10 +12,14 @@ LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 28
 
 @dataclass(frozen=True)
 class Point:
-    x: float
-    y: float
+    x: str  # coordinates as text: the template writes them as they are (no number localising)
+    y: str
     label: str  # the week's first day
     value: int
+
+
+def _n(value: float) -> str:
+    return f"{value:.1f}"
 
 
 def points_line(weeks: list[tuple[date, int]]) -> dict:
@@ -32,14 +36,14 @@ def points_line(weeks: list[tuple[date, int]]) -> dict:
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     points = [
         Point(
-            round(LEFT + plot_w * (n / span if len(running) > 1 else 0.5), 1),
-            round(TOP + plot_h * (1 - value / top), 1),
+            _n(LEFT + plot_w * (n / span if len(running) > 1 else 0.5)),
+            _n(TOP + plot_h * (1 - value / top)),
             start.isoformat(),
             value,
         )
         for n, (start, value) in enumerate(running)
     ]
-    ticks = [{"y": round(TOP + plot_h * (1 - f), 1), "value": round(top * f)} for f in (0, 0.5, 1)]
+    ticks = [{"y": _n(TOP + plot_h * (1 - f)), "value": round(top * f)} for f in (0, 0.5, 1)]
     return {
         "width": WIDTH,
         "height": HEIGHT,
@@ -66,14 +70,14 @@ def places_bars(counts: dict[str, dict[int, int]], names: dict[str, str]) -> dic
         x = label_w
         parts = []
         for place in sorted(by_place):
-            w = round(plot_w * by_place[place] / widest, 1)
-            parts.append({"x": x, "w": w, "place": place, "count": by_place[place]})
+            w = plot_w * by_place[place] / widest
+            parts.append({"x": _n(x), "w": _n(w), "place": place, "count": by_place[place]})
             x += w
         bars.append(
             {
                 "name": names.get(ruleset, ruleset),
                 "y": y,
-                "text_y": y + row_h / 2 + 4,
+                "text_y": _n(y + row_h / 2 + 4),
                 "h": row_h,
                 "parts": parts,
                 "total": sum(by_place.values()),

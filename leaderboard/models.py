@@ -89,9 +89,19 @@ class Standing(models.Model):
             )
         ]
         indexes = [
+            # The table's exact order (user last, for ties), so a page is an index range with no sort.
             models.Index(
-                fields=["ruleset", "board", "period", "start", "-points", "-wins", "reached_at"],
-                name="standing_rank",
+                fields=[
+                    "ruleset",
+                    "board",
+                    "period",
+                    "start",
+                    "-points",
+                    "-wins",
+                    "reached_at",
+                    "user",
+                ],
+                name="standing_order",
             )
         ]
 

@@ -16,7 +16,7 @@ from games.models import RULESET_NAMES
 
 from .charts import places_bars, points_line
 from .models import ALL_RULESETS, Board, Period, Result, Standing
-from .standings import rank_of
+from .standings import with_ranks
 
 PER_PAGE = 20
 RULESET_ORDER = [ALL_RULESETS, *RULESET_NAMES]
@@ -36,14 +36,14 @@ def player_page(player, page_number: str | None) -> dict:
 
 def totals(player) -> list[dict]:
     """All-time rank and sums per rule set and board, rule sets in a fixed order."""
-    rows = Standing.objects.filter(user=player, period=Period.ALL)
+    rows = with_ranks(Standing.objects.filter(user=player, period=Period.ALL))
     order = {name: n for n, name in enumerate(RULESET_ORDER)}
     found = sorted(rows, key=lambda s: (order.get(s.ruleset, 99), s.board != Board.PEOPLE))
     return [
         {
             "ruleset": NAMES.get(s.ruleset, s.ruleset),
             "board": BOARD_NAMES.get(s.board, s.board),
-            "rank": rank_of(s),
+            "rank": s.rank,
             "row": s,
         }
         for s in found

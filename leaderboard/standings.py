@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.models import RULESETS
@@ -60,30 +61,33 @@ def standings(window: Window, ruleset: str = ALL_RULESETS, board: str = Board.PE
     )
 
 
-def rank_of(standing: Standing) -> int:
-    """1 + how many rows of the same table rank ahead of this one."""
-    ahead = (
-        Q(points__gt=standing.points)
-        | Q(points=standing.points, wins__gt=standing.wins)
-        | Q(points=standing.points, wins=standing.wins, reached_at__lt=standing.reached_at)
-        | Q(
-            points=standing.points,
-            wins=standing.wins,
-            reached_at=standing.reached_at,
-            user_id__lt=standing.user_id,
-        )
+def with_ranks(rows: QuerySet) -> QuerySet:
+    """`rows` with `.rank` annotated: 1 + how many rows of the same table rank ahead (one query, each
+    count an index range of the `standing_rank` index)."""
+    points, wins, reached = OuterRef("points"), OuterRef("wins"), OuterRef("reached_at")
+    ahead = Standing.objects.filter(
+        ruleset=OuterRef("ruleset"),
+        board=OuterRef("board"),
+        period=OuterRef("period"),
+        start=OuterRef("start"),
+    ).filter(
+        Q(points__gt=points)
+        | Q(points=points, wins__gt=wins)
+        | Q(points=points, wins=wins, reached_at__lt=reached)
+        | Q(points=points, wins=wins, reached_at=reached, user_id__lt=OuterRef("user_id"))
     )
-    same_table = Standing.objects.filter(
-        ruleset=standing.ruleset, board=standing.board, period=standing.period, start=standing.start
-    )
-    return same_table.filter(ahead).count() + 1
+    count = ahead.order_by().values("start").annotate(n=Count("pk")).values("n")
+    return rows.annotate(rank=Coalesce(Subquery(count), 0) + 1)
 
 
 def standing_of(user, window: Window, ruleset: str, board: str) -> Standing | None:
+    """The user's row in this table, with its `.rank`, or None."""
     if not getattr(user, "is_authenticated", False):
         return None
-    return Standing.objects.filter(
-        user=user, ruleset=ruleset, board=board, period=window.period, start=window.start
+    return with_ranks(
+        Standing.objects.filter(
+            user=user, ruleset=ruleset, board=board, period=window.period, start=window.start
+        )
     ).first()
 
 

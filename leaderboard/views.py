@@ -13,10 +13,10 @@ from .models import ALL_RULESETS, Board
 from .standings import (
     BOARD_CHOICES,
     RULESET_CHOICES,
-    rank_of,
     standing_of,
     standings,
     windows,
+    with_ranks,
 )
 
 PER_PAGE = 25
@@ -32,19 +32,19 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     filters = {"period": window.slug, "ruleset": ruleset, "board": board}
 
     mine = standing_of(request.user, window, ruleset, board)
-    my_rank = rank_of(mine) if mine else None
+    my_rank = mine.rank if mine else None
     if request.GET.get("me") and my_rank:
         page = (my_rank - 1) // PER_PAGE + 1  # "jump to my rank" works without JavaScript
         return redirect(f"{reverse('leaderboard')}?{urlencode({**filters, 'page': page})}#me")
 
     rows = standings(window, ruleset, board)
-    if search:
-        rows = rows.filter(user__username__icontains=search)
+    if search:  # the players found keep their real ranks
+        rows = with_ranks(rows.filter(user__username__icontains=search))
     page = Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
     first = (page.number - 1) * PER_PAGE
     entries = [
         {
-            "rank": rank_of(row) if search else first + n + 1,
+            "rank": row.rank if search else first + n + 1,
             "row": row,
             "me": row.user_id == request.user.id,
         }
