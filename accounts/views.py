@@ -1,14 +1,18 @@
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games import throttle
+from games.errors import GameError
 from leaderboard.player import player_page
 
 from .forms import SignUpForm
 from .models import User
+from .reports import do_report_player
 
 TOO_MANY_SIGNUPS = "Too many new accounts from your connection: try again in an hour."
 TOO_MANY_RESETS = "Too many password reset requests: try again in an hour."
@@ -59,3 +63,17 @@ class PasswordResetView(auth_views.PasswordResetView):
             form.add_error(None, TOO_MANY_RESETS)
             return self.render_to_response(self.get_context_data(form=form), status=429)
         return super().form_valid(form)
+
+
+@login_required
+@require_POST
+def report_player(request, username: str):
+    """A player reports another from their profile; the moderators see it in the reports queue."""
+    player = get_object_or_404(User, username=username, is_active=True)
+    try:
+        do_report_player(request.user, player, request.POST.get("reason", ""))
+    except GameError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Thank you: a moderator will look at your report of {username}.")
+    return redirect("profile", username=player.username)

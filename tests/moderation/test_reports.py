@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -105,3 +106,38 @@ def test_a_ban_from_the_queue_closes_every_report_of_that_message(room, player, 
     assert player.is_banned and not player.is_active
     second.refresh_from_db()
     assert second.outcome == "banned" and second.resolved_by == moderator
+
+
+def test_a_player_reports_a_player_from_their_profile_once(room, player, moderator):
+    _, victim = room
+    client = logged_in(victim)
+    url = reverse("report_player", args=["troll"])
+    for _ in range(2):
+        answer = client.post(url, {"reason": "cheats and insults"}, follow=True)
+        assert "a moderator will look at your report of troll" in answer.content.decode()
+    [entry] = ChatReport.objects.all()
+    assert (entry.reported, entry.reporter, entry.message, entry.reason) == (
+        player,
+        victim,
+        None,
+        "cheats and insults",
+    )
+    assert "report-player" in client.get(reverse("profile", args=["troll"])).content.decode()
+    refused = logged_in(player).post(reverse("report_player", args=["troll"]), {"reason": "me"})
+    assert refused.status_code == 302 and ChatReport.objects.count() == 1
+    # It is in the queue, naming the player.
+    page = logged_in(moderator).get(reverse("admin:games_chatreport_change", args=[entry.pk]))
+    assert "troll" in page.content.decode() and "cheats and insults" in page.content.decode()
+    moderation.do_resolve_report(moderator, entry, ChatReport.Outcome.MUTED, "Rude", _soon())
+    player.refresh_from_db()
+    assert player.is_muted
+
+
+def _soon():
+    return timezone.now() + timedelta(hours=1)
+
+
+def test_strangers_cannot_report(room, player):
+    answer = Client().post(reverse("report_player", args=["troll"]), {"reason": "x"})
+    assert answer.status_code == 302 and "login" in answer["Location"]
+    assert not ChatReport.objects.exists()
