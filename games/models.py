@@ -157,6 +157,8 @@ class Seat(models.Model):
     class Meta:
         ordering = ["index"]
         constraints = [models.UniqueConstraint(fields=["game", "index"], name="seat_index_unique")]
+        # "Continue" on the home page finds an anonymous browser's seats by its player key.
+        indexes = [models.Index(fields=["player_key"], name="seat_player_key_idx")]
 
     def __str__(self) -> str:
         return f"{self.display_name} ({'/'.join(self.colours)})"

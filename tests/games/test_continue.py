@@ -51,3 +51,11 @@ def test_continue_lists_rooms_by_seat_and_leaves_out_strangers_games(client, dja
     _, html = home_queries(client)
     assert f'data-testid="continue-{room.pk}"' in html
     assert theirs.pk not in html
+
+
+def test_an_anonymous_players_seats_are_found_through_an_index():
+    from games.models import Seat
+
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, Seat._meta.db_table)
+    assert any(c["index"] and c["columns"] == ["player_key"] for c in found.values())
