@@ -63,7 +63,7 @@ def test_a_cached_fragment_is_reused_for_its_version_and_never_for_a_later_one(
     assert len(fragment_keys(redis_client, game)) == 1
 
 
-def test_a_resigned_players_card_after_the_game_does_not_say_the_computer_plays(
+def test_after_a_resignation_the_cards_and_the_result_read_right_for_each_viewer(
     redis_client, django_user_model
 ):
     from games import actions
@@ -80,3 +80,7 @@ def test_a_resigned_players_card_after_the_game_does_not_say_the_computer_plays(
     card = html.split('data-testid="player-1"', 1)[1].split("</li>", 1)[0]
     assert "resigned" in card and "computer plays" not in card
     assert next(s for s in seats if s.index == 1).kind == Seat.Kind.HUMAN
+    # The result reads naturally for each viewer.
+    assert "You win!" in html
+    bobs = render_live(game, viewpoint_for(game, seats, bob), seats=seats)
+    assert "alice wins!" in bobs and "You win!" not in bobs
