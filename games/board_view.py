@@ -7,16 +7,18 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
+from . import engine
 from .board_layout import COLOURS, board_cells, token_cell, track_cell, yards
 from .board_layout import home_column_cells as _column
 
 CELL = 40
+# The corner each colour is painted in; a board without a rule set (the home page's) plays them there.
 DEFAULT_CORNERS = {colour: corner for corner, colour in enumerate(COLOURS)}
-DUEL_CORNERS = {"red": 0, "blue": 2}
 
 
 def corners_for(ruleset: str | None) -> dict[str, int]:
-    return dict(DUEL_CORNERS) if ruleset == "duel" else dict(DEFAULT_CORNERS)
+    """Where each colour plays from: the rule set says (duel seats blue opposite red)."""
+    return engine.corners(ruleset) if ruleset else dict(DEFAULT_CORNERS)
 
 
 def _centre(cell: tuple[float, float]) -> tuple[float, float]:
@@ -49,11 +51,11 @@ def path_cells(corner: int, frm: int, to: int) -> list[tuple[float, float]]:
     if frm < 0:
         return []
     cells = []
-    for p in range(frm + 1, min(to, 56)):
-        if p <= 50:
+    for p in range(frm + 1, min(to, engine.HOME)):
+        if p <= engine.LAST_TRACK:
             cells.append(track_cell(13 * corner + p))
-        elif p <= 55:
-            cells.append(_column(corner)[p - 51])
+        else:  # the home column, LAST_TRACK + 1 .. HOME - 1
+            cells.append(_column(corner)[p - engine.LAST_TRACK - 1])
     return cells
 
 
@@ -104,7 +106,7 @@ def board_context(
         colour, index, to = t["colour"], t["index"], t["to"]
         corner = corners.get(colour, 0)
         frm = progress_of.get((colour, index), -1)
-        x, y = _centre(token_cell(corner, index, min(to, 56)))
+        x, y = _centre(token_cell(corner, index, min(to, engine.HOME)))
         path = [_centre(c) for c in path_cells(corner, frm, to)]
         drawn_targets.append(
             {
@@ -146,19 +148,19 @@ def board_context(
 
 
 def routes(tokens: Mapping[str, Iterable[int]], corners: Mapping[str, int]) -> dict:
-    """Cell centres for progress 0..56 of each colour in play: game.js walks a moved token along them."""
+    """Cell centres for progress 0..HOME of each colour in play: game.js walks a moved token along them."""
     out = {}
     for colour in tokens:
         corner = corners.get(colour, DEFAULT_CORNERS.get(colour, 0))
-        out[colour] = [list(_centre(token_cell(corner, 0, p))) for p in range(57)]
+        out[colour] = [list(_centre(token_cell(corner, 0, p))) for p in range(engine.HOME + 1)]
     return out
 
 
 def _where(progress: int) -> str:
     if progress < 0:
         return "in the yard"
-    if progress >= 56:
+    if progress >= engine.HOME:
         return "home"
-    if progress > 50:
-        return f"in the home column, {56 - progress} from home"
+    if progress > engine.LAST_TRACK:
+        return f"in the home column, {engine.HOME - progress} from home"
     return f"{progress} steps out"

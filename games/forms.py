@@ -6,11 +6,11 @@ from django import forms
 
 from ludopat.numbers import AsciiIntegerField, parse_int
 
+from . import engine
 from .engine.board import COLOURS
 from .models import LEVELS, RULESETS, Seat
 
 PLAYER_COUNTS = [(2, "2 players"), (3, "3 players"), (4, "4 players")]
-TWO_PLAYER_RULESETS = {"duel", "twodice"}
 
 
 class SetupForm(forms.Form):
@@ -39,9 +39,11 @@ class SetupForm(forms.Form):
     )
 
     def seat_count(self) -> int:
-        if self.cleaned_data["ruleset"] in TWO_PLAYER_RULESETS:
-            return 2
-        return self.cleaned_data["players"]
+        """The players chosen, if the rule set seats that many; else the fewest it seats (duel and
+        twodice are for two, whatever the players field says)."""
+        counts = engine.seat_counts(self.cleaned_data["ruleset"])
+        players = self.cleaned_data["players"]
+        return players if players in counts else counts[0]
 
     def options(self) -> dict:
         ruleset = self.cleaned_data["ruleset"]

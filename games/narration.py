@@ -100,6 +100,6 @@ def _where(frm: int | None, to: int | None) -> str:
     if to >= engine.HOME:
         return "home"
     steps = f"by {to - frm}" if frm is not None and frm >= 0 else ""
-    if to > 50:
+    if to > engine.LAST_TRACK:
         return f"{steps} into the home column".strip()
     return steps

@@ -19,7 +19,6 @@ from ludopat.numbers import parse_int
 from . import engine
 from .board_layout import token_cell
 from .board_view import board_context
-from .engine.board import CORNER
 from .engine.replay import Roll, parse_record
 from .engine.state import EngineError, Event, State
 from .models import Game, Round
@@ -173,7 +172,7 @@ def replay_data(record: dict[str, Any]) -> dict[str, Any]:
     parsed = parse_record(record)
     state = engine.new_game(parsed.ruleset, parsed.players, parsed.options)
     names = _player_names(record, parsed.players)
-    corners = _corners(state)
+    corners = engine.corners(state.ruleset)
     steps = [_step(state, 0, "The game begins.", None)]
     for at, action in enumerate(parsed.actions, start=1):
         mover = state.turn
@@ -201,16 +200,8 @@ def replay_data(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _corners(state: State) -> dict[str, int]:
-    """Which corner each colour plays from: its own, except duel's blue, which sits opposite red."""
-    corners = {colour: CORNER[colour] for colour in state.colours}
-    if state.ruleset == "duel":
-        corners["blue"] = 2
-    return corners
-
-
 def _geometry(corner: int) -> dict[str, list[list[float]]]:
-    """Board coordinates (SVG units) of a colour's four yard spots and of progress 0..56."""
+    """Board coordinates (SVG units) of a colour's four yard spots and of progress 0..HOME."""
 
     def point(cell: tuple[float, float]) -> list[float]:
         row, col = cell
@@ -218,7 +209,7 @@ def _geometry(corner: int) -> dict[str, list[list[float]]]:
 
     return {
         "yard": [point(token_cell(corner, i, -1)) for i in range(4)],
-        "path": [point(token_cell(corner, 0, p)) for p in range(57)],
+        "path": [point(token_cell(corner, 0, p)) for p in range(engine.HOME + 1)],
     }
 
 

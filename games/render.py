@@ -375,7 +375,7 @@ def _where(progress: int) -> str:
         return "in the yard"
     if progress >= engine.HOME:
         return "home"
-    if progress > 50:
+    if progress > engine.LAST_TRACK:
         return "in the home column"
     return f"{progress} steps out"
 

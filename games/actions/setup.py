@@ -29,19 +29,11 @@ from .core import (
     timer_choices,
 )
 
-DEFAULT_COLOURS = {
-    2: [["red"], ["yellow"]],
-    3: [["red"], ["green"], ["yellow"]],
-    4: [["red"], ["green"], ["yellow"], ["blue"]],
-}
-
 
 def seat_colours(ruleset: str, count: int) -> list[list[str]]:
-    if ruleset == "duel":
-        return [["red"], ["blue"]]
-    if ruleset == "twodice":
-        return [["red", "green"], ["yellow", "blue"]]
-    return DEFAULT_COLOURS[count]
+    """Each seat's colours as Game.players stores them; the rule set decides (EngineError if it can't
+    seat `count`)."""
+    return [list(colours) for colours in engine.seat_colours(ruleset, count)]
 
 
 @dataclass

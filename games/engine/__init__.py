@@ -7,10 +7,23 @@
 {'token': ['red', 0], 'die': 6, 'pair': False, 'to': 0}
 """
 
-from .game import apply_move, can_roll, find_move, legal_moves, move, new_game, roll, ruleset
+from .game import (
+    apply_move,
+    can_roll,
+    corners,
+    find_move,
+    legal_moves,
+    move,
+    new_game,
+    roll,
+    ruleset,
+    seat_colours,
+    seat_counts,
+)
 from .state import (
     FINISHED,
     HOME,
+    LAST_TRACK,
     MOVE,
     PLAYING,
     ROLL,
@@ -26,6 +39,7 @@ from .state import (
 __all__ = [
     "FINISHED",
     "HOME",
+    "LAST_TRACK",
     "MOVE",
     "PLAYING",
     "ROLL",
@@ -38,10 +52,13 @@ __all__ = [
     "State",
     "apply_move",
     "can_roll",
+    "corners",
     "find_move",
     "legal_moves",
     "move",
     "new_game",
     "roll",
     "ruleset",
+    "seat_colours",
+    "seat_counts",
 ]

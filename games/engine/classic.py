@@ -29,6 +29,12 @@ VARIANT = onedie.Variant(
 )
 
 
+# Each colour plays from its own corner; 2 to 4 seats, coloured as RULES.md section 3 says.
+CORNERS = CORNER
+SEAT_COUNTS = onedie.SEAT_COUNTS
+seat_colours = onedie.default_players
+
+
 def check_players(players: tuple[tuple[str, ...], ...]) -> None:
     onedie.check_one_colour_each(NAME, players)
 

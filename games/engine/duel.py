@@ -22,6 +22,7 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]] = {}
 # Duel seats blue opposite red, on corner 2 (its start is square 26), not on blue's usual corner 3.
 CORNERS = {"red": 0, "blue": 2}
 PLAYERS = (("red",), ("blue",))
+SEAT_COUNTS: tuple[int, ...] = (2,)
 
 VARIANT = onedie.Variant(
     name=NAME,
@@ -31,6 +32,12 @@ VARIANT = onedie.Variant(
     undo_three_sixes=False,
     play_for_every_place=False,
 )
+
+
+def seat_colours(count: int) -> tuple[tuple[str, ...], ...]:
+    if count != 2:
+        raise MalformedError(f"duel is played by 2 players, not {count}")
+    return PLAYERS
 
 
 def check_players(players: tuple[tuple[str, ...], ...]) -> None:

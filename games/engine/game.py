@@ -20,6 +20,14 @@ class RuleSet(Protocol):
     DICE: int  # dice per roll: 1, or 2 for twodice
     # option name -> (default, allowed values); allowed values' types are checked strictly (bool is not int)
     OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]]
+    SEAT_COUNTS: tuple[int, ...]  # how many players may play it, fewest first
+
+    @property
+    def CORNERS(self) -> Mapping[str, int]:
+        """The corner (0-3, clockwise from red's) each colour plays from."""
+
+    def seat_colours(self, count: int) -> tuple[tuple[str, ...], ...]:
+        """The colours of each seat when `count` play (MalformedError for a count it can't seat)."""
 
     def check_players(self, players: tuple[tuple[str, ...], ...]) -> None:
         """Raise MalformedError unless the players fit the rule set (RECORD.md `players`)."""
@@ -60,6 +68,33 @@ def ruleset(name: str) -> RuleSet:
     if isinstance(name, str) and name in _RULESETS:
         return _RULESETS[name]
     raise MalformedError(f"unknown rule set {name!r}; expected one of {sorted(_RULESETS)}")
+
+
+def seat_counts(name: str) -> tuple[int, ...]:
+    """How many players rule set `name` seats, fewest first.
+
+    >>> seat_counts("classic"), seat_counts("duel")
+    ((2, 3, 4), (2,))
+    """
+    return ruleset(name).SEAT_COUNTS
+
+
+def seat_colours(name: str, count: int) -> tuple[tuple[str, ...], ...]:
+    """The colours of each seat of a `count`-player game of rule set `name`, seat 0 first.
+
+    >>> seat_colours("classic", 3), seat_colours("twodice", 2)
+    ((('red',), ('green',), ('yellow',)), (('red', 'green'), ('yellow', 'blue')))
+    """
+    return ruleset(name).seat_colours(count)
+
+
+def corners(name: str) -> dict[str, int]:
+    """The corner (0-3) each colour of rule set `name` plays from; a copy the caller may keep.
+
+    >>> corners("duel")
+    {'red': 0, 'blue': 2}
+    """
+    return dict(ruleset(name).CORNERS)
 
 
 def normalise_options(name: str, options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:

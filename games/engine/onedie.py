@@ -80,6 +80,9 @@ def bind(
     )
 
 
+SEAT_COUNTS = tuple(DEFAULT_SEATS)
+
+
 def default_players(count: int) -> tuple[tuple[str, ...], ...]:
     """The default seats of `classic` and `places` (RULES.md section 3).
 

@@ -50,6 +50,9 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]] = {}
 
 SEEDS = 4  # per colour
 SIDES = (frozenset({"red", "green"}), frozenset({"yellow", "blue"}))
+PLAYERS = (("red", "green"), ("yellow", "blue"))  # the seats, seat 0 first
+SEAT_COUNTS: tuple[int, ...] = (2,)
+CORNERS = CORNER  # each colour plays from its own corner
 TOTAL = "total"
 
 # A position for the search: ((corner, sorted progresses), (corner, sorted progresses)) for the mover's
@@ -88,6 +91,12 @@ def check_players(players: tuple[tuple[str, ...], ...]) -> None:
         raise MalformedError(
             "twodice needs two players: one with red and green, one with yellow and blue"
         )
+
+
+def seat_colours(count: int) -> tuple[tuple[str, ...], ...]:
+    if count != 2:
+        raise MalformedError(f"twodice is played by 2 players, not {count}")
+    return PLAYERS
 
 
 def start(options: tuple[tuple[str, Any], ...], players: tuple[tuple[str, ...], ...]) -> State:
