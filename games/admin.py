@@ -109,6 +109,25 @@ class ActionAdmin(ReadOnlyAdmin):  # the log is append-only
 class RoundAdmin(ReadOnlyAdmin):
     list_display = ("game", "number", "places", "created")
     search_fields = ("game__id",)
+    actions = ["void_result"]
+
+    def has_void_permission(self, request):
+        return request.user.has_perm("games.void_game")
+
+    @admin.action(description="Remove from the standings (counts for nobody)", permissions=["void"])
+    def void_result(self, request, queryset):
+        from .actions.moderation import do_void_result
+
+        return form_action(
+            self,
+            request,
+            queryset,
+            action="void_result",
+            title="Remove from the standings",
+            form_class=ReasonForm,
+            apply=lambda round_, data: do_void_result(request.user, round_, data["reason"]),
+            done="removed from the standings.",
+        )
 
 
 @admin.register(Pause)

@@ -56,6 +56,7 @@ def standings(window: Window, ruleset: str = ALL_RULESETS, board: str = Board.PE
         Standing.objects.filter(
             ruleset=ruleset, board=board, period=window.period, start=window.start
         )
+        .filter(user__is_active=True)  # a banned player leaves the standings
         .select_related("user")
         .order_by(*ORDER)
     )
@@ -70,7 +71,7 @@ def with_ranks(rows: QuerySet) -> QuerySet:
         board=OuterRef("board"),
         period=OuterRef("period"),
         start=OuterRef("start"),
-    ).filter(
+    ).filter(user__is_active=True).filter(
         Q(points__gt=points)
         | Q(points=points, wins__gt=wins)
         | Q(points=points, wins=wins, reached_at__lt=reached)
