@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 
 from . import engine
 from .models import Seat
@@ -16,6 +16,28 @@ def colour_name(colour: str) -> str:
 
 def seat_label(seat: Seat) -> str:
     return f"{seat.display_name} ({'/'.join(colour_name(c) for c in seat.colours)})"
+
+
+def narrate(
+    events: list[engine.Event], mover: int, names: Sequence[str], you: Collection[int] = ()
+) -> str:
+    """What an action did, told to one viewer: the engine players in `you` are the viewer's own
+    ("You rolled 4", "Your turn"), the others go by `names`. The replay passes no `you`: it tells
+    the game in the third person, in the same words as the live log.
+
+    `mover` is the engine player who acted; `names[i]` names engine player i.
+
+    >>> rolled = [engine.Event("rolled", 0, dice=(5,)), engine.Event("turn_passed", 1)]
+    >>> narrate(rolled, 0, ["Ann", "Bo"])
+    'Ann rolled 5. No move with a 5: turn passes to Bo.'
+    >>> narrate(rolled, 0, ["Ann", "Bo"], you={1})
+    'Ann rolled 5. No move with a 5: turn passes to you.'
+    """
+
+    def name(player: int) -> str:
+        return YOU if player in you else names[player]
+
+    return describe(events, name(mover), name)
 
 
 def describe(events: list[engine.Event], mover: str, player_name: Callable[[int], str]) -> str:
@@ -52,6 +74,8 @@ def describe(events: list[engine.Event], mover: str, player_name: Callable[[int]
             parts.append("Three 6s in a row: the turn ends.")
         elif ev.kind == "undone" and ev.token:
             parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} goes back.")
+        elif ev.kind == "restored" and ev.token:
+            parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} comes back.")
         elif ev.kind == "dice_lost" and ev.dice:
             moved = True  # said here; the turn passing needs no "no move" too
             parts.append(f"{' and '.join(str(d) for d in ev.dice)} can't be used.")

@@ -20,8 +20,9 @@ from . import engine
 from .board_layout import token_cell
 from .board_view import board_context
 from .engine.replay import Roll, parse_record
-from .engine.state import EngineError, Event, State
+from .engine.state import EngineError, State
 from .models import Game, Round
+from .narration import colour_name, narrate
 from .public_rounds import round_by_public_id
 from .records import record_for
 
@@ -172,6 +173,7 @@ def replay_data(record: dict[str, Any]) -> dict[str, Any]:
     parsed = parse_record(record)
     state = engine.new_game(parsed.ruleset, parsed.players, parsed.options)
     names = _player_names(record, parsed.players)
+    speakers = _speakers(record, parsed.players)
     corners = engine.corners(state.ruleset)
     steps = [_step(state, 0, "The game begins.", None)]
     for at, action in enumerate(parsed.actions, start=1):
@@ -185,7 +187,8 @@ def replay_data(record: dict[str, Any]) -> dict[str, Any]:
                 )
         except engine.IllegalMoveError as error:
             raise engine.IllegalMoveError(f"action {at - 1}: {error}") from None
-        text = describe(events, names, mover, state)
+        # The live log's narrator, in the third person: the same words the game's log showed.
+        text = narrate(events, mover, speakers) or "Nothing happens."
         steps.append(_step(state, at, text, mover))
     return {
         "ruleset": parsed.ruleset,
@@ -237,80 +240,16 @@ def _player_names(record: dict[str, Any], players: tuple[tuple[str, ...], ...]) 
     return out
 
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
-
-
-def _where(progress: int | None) -> str:
-    if progress is None:
-        return "?"
-    if progress < 0:
-        return "the yard"
-    if progress == 0:
-        return "its start square"
-    if progress <= 50:
-        return f"square {progress} of its way round"
-    if progress <= 55:
-        return f"its home column ({progress - 50} of 5)"
-    return "home"
-
-
-def _token(token: tuple[str, int] | None) -> str:
-    if token is None:
-        return "a token"
-    colour, index = token
-    return f"{colour} {index + 1}"
-
-
-def describe(events: list[Event], names: list[str], mover: int, state: State) -> str:
-    """One or more sentences for what an action did, from the engine's events."""
-    parts: list[str] = []
-    for event in events:
-        kind = event.kind
-        who = names[event.player] if event.player is not None else names[mover]
-        if kind == "rolled":
-            dice = " and ".join(str(d) for d in event.dice or ())
-            parts.append(f"{names[mover]} rolls {dice}.")
-        elif kind == "moved":
-            if event.frm is not None and event.frm < 0:
-                parts.append(f"{_token(event.token).capitalize()} comes out onto its start square.")
-            else:
-                parts.append(
-                    f"{_token(event.token).capitalize()} moves from {_where(event.frm)} "
-                    f"to {_where(event.to)}."
-                )
-        elif kind == "captured":
-            parts.append(
-                f"{_token(event.token).capitalize()} is captured and goes back to its yard."
-            )
-        elif kind == "killed":
-            parts.append(f"{_token(event.token).capitalize()} kills and leaves the board.")
-        elif kind == "home":
-            parts.append(f"{_token(event.token).capitalize()} reaches home.")
-        elif kind == "bonus_roll":
-            parts.append("That earns another roll.")
-        elif kind == "three_sixes":
-            parts.append("Three 6s in a row!")
-        elif kind == "undone":
-            parts.append(f"{_token(event.token).capitalize()} goes back to {_where(event.to)}.")
-        elif kind == "restored":
-            parts.append(f"{_token(event.token).capitalize()} comes back to {_where(event.to)}.")
-        elif kind == "dice_lost":
-            dice = " and ".join(str(d) for d in event.dice or ())
-            parts.append(
-                f"The unusable {dice} {'is' if len(event.dice or ()) == 1 else 'are'} lost."
-            )
-        elif kind == "turn_passed":
-            kinds = {e.kind for e in events}
-            if "rolled" in kinds and not kinds & {"moved", "dice_lost", "three_sixes"}:
-                parts.append("Nothing can move.")
-            parts.append(f"Over to {who}.")
-        elif kind == "player_finished":
-            place = ORDINALS.get((event.place or 0) + 1, "")
-            parts.append(f"{who} finishes {place}.")
-        elif kind == "game_over":
-            winner = names[state.places[0]] if state.places else names[mover]
-            parts.append(f"Game over: {winner} wins.")
-    return " ".join(parts) or "Nothing happens."
+def _speakers(record: dict[str, Any], players: tuple[tuple[str, ...], ...]) -> list[str]:
+    """How the sentences name each player: as the game named its seat (the record's `names`), or by
+    colour for a record without names ("Red", "Red and Green")."""
+    names = record.get("names")
+    out = []
+    for i, colours in enumerate(players):
+        name = names[i] if isinstance(names, list) and i < len(names) else None
+        fallback = " and ".join(colour_name(c) for c in colours)
+        out.append(name if isinstance(name, str) and name else fallback)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -80,8 +80,9 @@ def test_replay_data_has_one_step_per_action_ending_in_the_result(ruleset):
     assert all(p == -1 for tokens in steps[0]["tokens"].values() for p in tokens)
     assert steps[-1]["status"] == "finished" and data["finished"]
     assert "Game over" in steps[-1]["text"]
-    assert steps[1]["text"].startswith("Alice (")  # who rolled, by name
-    assert data["places"][0] in steps[-1]["text"]
+    assert steps[1]["text"].startswith("Alice rolled ")  # who rolled, by name
+    winner = data["places"][0].split(" (")[0]  # "Alice (red)" in the heading
+    assert any(f"{winner} finished 1st." in step["text"] for step in steps)
     json.dumps(data)  # embeddable as it is
 
 
@@ -90,8 +91,9 @@ def test_replay_steps_follow_the_record():
     steps = replay_data(record)["steps"]
     first_roll = record["actions"][0]["roll"]
     assert steps[1]["dice"] == first_roll
-    assert steps[1]["text"] == f"Alice (red) rolls {first_roll[0]}." + (
-        "" if first_roll[0] == 6 else " Nothing can move. Over to Bob (yellow)."
+    number = first_roll[0]
+    assert steps[1]["text"] == f"Alice rolled {number}." + (
+        "" if number == 6 else f" No move with a {number}: turn passes to Bob."
     )
 
 
