@@ -46,19 +46,21 @@ def is_closed(game) -> bool:
     return LedgerTransaction.objects.filter(closes__game=game, closes__kind="escrow").exists()
 
 
-def refund(game, reason: str) -> dict[int, int]:
+def refund(game, reason: str, held: dict[int, int] | None = None) -> dict[int, int]:
     """Give every stake back; returns {user id: 0} (nobody won or lost)."""
     escrow = escrow_of(game)
-    held = stakes_held(game)
+    held = stakes_held(game) if held is None else held
     legs = [(wallet_of(user_id), paid) for user_id, paid in held.items()]
     post(Kind.REFUND, reason, [(escrow, -sum(held.values())), *legs], game=game, closes=escrow)
     return dict.fromkeys(held, 0)
 
 
-def pay_winner(game, winner_id: int, reason: str) -> dict[int, int]:
+def pay_winner(
+    game, winner_id: int, reason: str, held: dict[int, int] | None = None
+) -> dict[int, int]:
     """The winner takes the pot less the house's cut; returns {user id: coins won (+) or lost (-)}."""
     escrow = escrow_of(game)
-    held = stakes_held(game)
+    held = stakes_held(game) if held is None else held
     pot = sum(held.values())
     rake = rules.rake_of(pot)
     legs = [(escrow, -pot), (wallet_of(winner_id), pot - rake)]

@@ -284,9 +284,9 @@ def settle_round(game: Game, seats: list[Seat], places: list[int], how: str) -> 
             "agreed": "Game ended by agreement: stake returned",
             "idle": "Game closed while idle: stake returned",
         }
-        coins = escrow.refund(game, reasons.get(how, "Stake returned"))
+        coins = escrow.refund(game, reasons.get(how, "Stake returned"), held)
     else:
-        coins = escrow.pay_winner(game, winner.user_id, f"Won the pot ({how})")
+        coins = escrow.pay_winner(game, winner.user_id, f"Won the pot ({how})", held)
     return {by_user[user_id]: amount for user_id, amount in coins.items() if user_id in by_user}
 
 
