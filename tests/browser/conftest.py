@@ -276,11 +276,57 @@ def server() -> Callable:
     return off_loop
 
 
+# ---------------------------------------------------------------------------------------------------
+# Accessibility: every page of the site a test visits is checked with axe-core
+
+
+WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def accessibility_violations(page) -> list[str]:
+    """axe-core's WCAG 2.1 AA violations on the page as it is now, one readable line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    options = {"runOnly": {"type": "tag", "values": WCAG_21_AA}, "resultTypes": ["violations"]}
+    found = Axe().run(page, options=options).response["violations"]
+    return [
+        f"{v['id']} ({v.get('impact')}): {v['help']} -- "
+        + "; ".join(" ".join(map(str, node["target"])) for node in v["nodes"][:5])
+        for v in found
+    ]
+
+
+def check_accessible(page) -> None:
+    """Fail on any WCAG 2.1 AA violation on the page (a page of our own site; others are skipped)."""
+    base = getattr(page, "_site_base_url", None)
+    if base is None or not page.url.startswith(base):
+        return
+    problems = accessibility_violations(page)
+    assert not problems, f"WCAG 2.1 AA violations on {page.url}:\n" + "\n".join(problems)
+
+
+def _check_after_navigation(page, base_url: str) -> None:
+    """Each page.goto/reload is checked once loaded; where the test ends up is checked at teardown
+    (that covers pages reached by clicks and the board as play left it)."""
+    page._site_base_url = base_url
+    for name in ("goto", "reload"):
+        original = getattr(page, name)
+
+        def navigate(*args, _original=original, **kwargs):
+            response = _original(*args, **kwargs)
+            check_accessible(page)
+            return response
+
+        setattr(page, name, navigate)
+
+
 @pytest.fixture
 def new_page(live, browser, request) -> Iterator[Callable]:
     """new_page(viewport=DESKTOP) -> a Page in its own browser context (its own cookies: its own
-    person); console errors and uncaught page errors are kept for the failure report."""
+    person); console errors and uncaught page errors are kept for the failure report. Every page is
+    checked for WCAG 2.1 AA violations after each goto/reload and where the test leaves it."""
     contexts = []
+    pages = []
     console: list[str] = []
     request.node._browser_console = console
 
@@ -301,11 +347,19 @@ def new_page(live, browser, request) -> Iterator[Callable]:
             ),
         )
         page.on("pageerror", lambda exc: console.append(f"[{label} pageerror] {exc}"))
+        _check_after_navigation(page, live.base_url)
+        pages.append(page)
         return page
 
     yield make
-    for context in contexts:
-        context.close()
+    try:
+        if not getattr(request.node, "_call_failed", False):
+            for page in pages:
+                if not page.is_closed():
+                    check_accessible(page)
+    finally:
+        for context in contexts:
+            context.close()
 
 
 @pytest.fixture
@@ -352,6 +406,7 @@ def shoot_sizes() -> Callable:
 def pytest_runtest_makereport(item, call):
     report = yield
     if report.when == "call" and report.failed:
+        item._call_failed = True
         console = getattr(item, "_browser_console", None)
         if console:
             report.sections.append(("browser console", "\n".join(console)))
