@@ -441,9 +441,14 @@
   document.body.addEventListener("htmx:wsClose", (event) => {
     if (!conn) return;
     const code = event.detail.event?.code;
-    // 4404: no such game; 4429: closed for sending too much (games/frame_limit.py). The ws extension
-    // reconnects only after network-type closes (1006, 1011-1013), so for these the page stays closed.
-    const label = { 4404: "Not available", 4429: "Disconnected: too many messages. Reload the page." };
+    // 4404: no such game; 4429: closed for sending too much (games/frame_limit.py); 4403: a moderator
+    // closed the account (accounts/sockets.py). The ws extension reconnects only after network-type
+    // closes (1006, 1011-1013), so for these the page stays closed.
+    const label = {
+      4403: "Signed out",
+      4404: "Not available",
+      4429: "Disconnected: too many messages. Reload the page.",
+    };
     conn.textContent = label[code] || "Reconnecting…";
     conn.className = "conn-state off";
   });
