@@ -30,7 +30,7 @@ RANKED = frozenset({"won", "resign", "leave", "abandon", "wipe"})
 UNRANKED = frozenset({"agreed", "idle", "void", "cancel"})
 DAILY_PAIR_LIMIT = 5
 ALL_TIME_START = date(2000, 1, 1)  # the `start` of every all-time Standing row
-UPSERT_CHUNK = 900  # rows per INSERT: 10 parameters each, under SQLite's limit of variables
+UPSERT_PARAMETERS = 9000  # per INSERT: under SQLite's limit of variables (and PostgreSQL's)
 
 
 @dataclass(frozen=True)
@@ -133,40 +133,51 @@ def write_rounds(rounds: list[FinishedRound], tables=None) -> list[Result]:
 def _apply_daily_limit(rounds: list[FinishedRound], pair_model) -> list[set[int]]:
     """For each round, the seat indexes whose account may still score: a round counts for an account
     unless it already played 5 counted rounds that UTC day with another account at the table."""
-    wanted = {
-        (low, high, utc_day(played.when))
-        for played in rounds
-        if played.how in RANKED
-        for low, high in _pairs(played)
-    }
-    tallies = _locked_rows(
-        pair_model,
-        [pair_model(low_id=lo, high_id=hi, day=day, rounds=0) for lo, hi, day in wanted],
-        lambda p: (p.low_id, p.high_id, p.day),
+    wanted = sorted(
         {
-            "low_id__in": {k[0] for k in wanted},
-            "high_id__in": {k[1] for k in wanted},
-            "day__in": {k[2] for k in wanted},
-        },
+            (low, high, utc_day(played.when))
+            for played in rounds
+            if played.how in RANKED
+            for low, high in _pairs(played)
+        }
     )
+    # Create the missing tallies and lock them all (an upsert that changes nothing still locks its
+    # row), reading the counts in the same statement.
+    found = _upsert(
+        pair_model,
+        ["low_id", "high_id", "day"],
+        ["rounds"],
+        [(*key, 0) for key in wanted],
+        "{rounds} = {table}.{rounds}",
+        returning=["low_id", "high_id", "day", "rounds"],
+    )
+    tallies = {(low, high, _as_date(day)): n for low, high, day, n in found}
     out = []
-    changed = {}
+    added: dict[tuple, int] = defaultdict(int)
     for played in rounds:
         day = utc_day(played.when)
         pairs = _pairs(played) if played.how in RANKED else []
-        full = [pair for pair in pairs if tallies[(*pair, day)].rounds >= DAILY_PAIR_LIMIT]
+        full = [pair for pair in pairs if tallies[(*pair, day)] >= DAILY_PAIR_LIMIT]
         allowed = {
             user for user in played.accounts.values() if not any(user in pair for pair in full)
         }
         for low, high in pairs:
             if low in allowed and high in allowed:
-                tally = tallies[(low, high, day)]
-                tally.rounds += 1
-                changed[id(tally)] = tally
+                tallies[(low, high, day)] += 1
+                added[(low, high, day)] += 1
         out.append({i for i, user in played.accounts.items() if user in allowed})
-    if changed:
-        pair_model.objects.bulk_update(list(changed.values()), ["rounds"], batch_size=500)
+    _upsert(
+        pair_model,
+        ["low_id", "high_id", "day"],
+        ["rounds"],
+        [(*key, n) for key, n in sorted(added.items())],
+        "{rounds} = {table}.{rounds} + excluded.{rounds}",
+    )
     return out
+
+
+def _as_date(value) -> date:
+    return date.fromisoformat(value) if isinstance(value, str) else value
 
 
 def _pairs(played: FinishedRound) -> list[tuple[int, int]]:
@@ -224,39 +235,55 @@ def _add_to_standings(rows: list, standing_model) -> None:
         (*key, points, games, wins, coins, reached or first)
         for key, (points, games, wins, coins, first, reached) in sorted(sums.items())
     ]
-    connection = connections[router.db_for_write(standing_model)]
-    quote = connection.ops.quote_name
-    table = quote(standing_model._meta.db_table)
-    columns = ["user_id", "ruleset", "board", "period", "start"]
-    added = ["points", "games", "wins", "coins"]
-    names = ", ".join(quote(c) for c in [*columns, *added, "reached_at"])
-    adds = ", ".join(f"{quote(c)} = {table}.{quote(c)} + excluded.{quote(c)}" for c in added)
-    reached = quote("reached_at")
-    tail = (
-        f" ON CONFLICT ({', '.join(quote(c) for c in columns)}) DO UPDATE SET {adds}, "
-        f"{reached} = CASE WHEN excluded.{quote('points')} > 0 THEN excluded.{reached} "
-        f"ELSE {table}.{reached} END"
+    _upsert(
+        standing_model,
+        ["user_id", "ruleset", "board", "period", "start"],
+        ["points", "games", "wins", "coins", "reached_at"],
+        values,
+        "{points} = {table}.{points} + excluded.{points}, "
+        "{games} = {table}.{games} + excluded.{games}, "
+        "{wins} = {table}.{wins} + excluded.{wins}, "
+        "{coins} = {table}.{coins} + excluded.{coins}, "
+        "{reached_at} = CASE WHEN excluded.{points} > 0 THEN excluded.{reached_at} "
+        "ELSE {table}.{reached_at} END",
     )
-    field = standing_model._meta.get_field
+
+
+def _upsert(model, keys, fields, rows, update: str, returning=None) -> list[tuple]:
+    """INSERT `rows` (tuples: `keys` then `fields`) ... ON CONFLICT (keys) DO UPDATE SET `update`
+    (column names in braces), in chunks; the RETURNING rows if `returning` names columns. Rows go in
+    key order, so two transactions lock shared rows in the same order and never deadlock; the sums
+    are added in the database, so nothing is lost between two transactions."""
+    if not rows:
+        return []
+    connection = connections[router.db_for_write(model)]
+    quote = connection.ops.quote_name
+    columns = [*keys, *fields]
+    names = {c: quote(c) for c in columns} | {"table": quote(model._meta.db_table)}
+    adapt = [_adapter(model._meta.get_field(c), connection) for c in columns]
+    head = f"INSERT INTO {names['table']} ({', '.join(quote(c) for c in columns)}) VALUES "
+    tail = f" ON CONFLICT ({', '.join(quote(k) for k in keys)}) DO UPDATE SET "
+    tail += update.format(**names)
+    if returning:
+        tail += " RETURNING " + ", ".join(quote(c) for c in returning)
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    chunk_rows = UPSERT_PARAMETERS // len(columns)
+    found = []
     with connection.cursor() as cursor:
-        for first in range(0, len(values), UPSERT_CHUNK):
-            chunk = values[first : first + UPSERT_CHUNK]
-            row_sql = "(" + ", ".join(["%s"] * 10) + ")"
-            params = [
-                field(name).get_db_prep_save(value, connection)
-                for row in chunk
-                for name, value in zip([*columns, *added, "reached_at"], row, strict=True)
-            ]
-            sql = f"INSERT INTO {table} ({names}) VALUES {', '.join([row_sql] * len(chunk))}"
-            cursor.execute(sql + tail, params)
+        for first in range(0, len(rows), chunk_rows):
+            chunk = rows[first : first + chunk_rows]
+            params = [f(v) for row in chunk for f, v in zip(adapt, row, strict=True)]
+            cursor.execute(head + ", ".join([one] * len(chunk)) + tail, params)
+            if returning:
+                found += cursor.fetchall()
+    return found
 
 
-def _locked_rows(model, blanks: list, key, narrow: dict) -> dict:
-    """The rows for `blanks`' keys, created if missing and locked for this transaction (creating first
-    with ignore_conflicts means two transactions never both insert the same key)."""
-    if not blanks:
-        return {}
-    model.objects.bulk_create(blanks, ignore_conflicts=True, batch_size=500)
-    wanted = {key(b) for b in blanks}
-    found = model.objects.select_for_update().filter(**narrow).order_by("pk")
-    return {key(row): row for row in found if key(row) in wanted}
+def _adapter(field, connection):
+    """How a value goes to the database: only dates and times need converting."""
+    kind = field.get_internal_type()
+    if kind == "DateTimeField":
+        return connection.ops.adapt_datetimefield_value
+    if kind == "DateField":
+        return connection.ops.adapt_datefield_value
+    return lambda value: value
