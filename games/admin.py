@@ -221,6 +221,8 @@ class ResolveReportForm(forms.ModelForm):
         data = super().clean()
         if data.get("resolution") == ChatReport.Outcome.MUTED and not data.get("duration"):
             raise forms.ValidationError("Say how long the mute lasts.")
+        if data.get("resolution") == ChatReport.Outcome.HIDDEN and not self.instance.message_id:
+            raise forms.ValidationError("A player report has no message to hide.")
         punished = data.get("resolution") in (ChatReport.Outcome.MUTED, ChatReport.Outcome.BANNED)
         if punished and not (data.get("note") or "").strip():
             raise forms.ValidationError("Give a reason: the player is shown it.")

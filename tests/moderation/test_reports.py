@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from accounts import moderation
 from accounts.audit import AuditLog
+from games.actions import chat
 from games.models import ChatMessage, ChatReport
 from tests.games.webplay import friends_room, member
 
@@ -141,3 +142,25 @@ def test_strangers_cannot_report(room, player):
     answer = Client().post(reverse("report_player", args=["troll"]), {"reason": "x"})
     assert answer.status_code == 302 and "login" in answer["Location"]
     assert not ChatReport.objects.exists()
+
+
+def test_hiding_a_reported_message_takes_it_out_of_the_chat(room, player, moderator):
+    game, victim = room
+    bad = said(game, player, "slur", 3)
+    kept = said(game, victim, "hello", 4)
+    entry = report(bad, victim, 1)
+    client = logged_in(moderator)
+    url = reverse("admin:games_chatreport_change", args=[entry.pk])
+    client.post(url, {"resolution": "hidden", "duration": "", "note": "Slur"})
+    assert [m.pk for m in chat.messages(game)] == [kept.pk]
+    bad.refresh_from_db()
+    assert bad.hidden_by == moderator and bad.text == "slur"  # kept for the record
+    entry.refresh_from_db()
+    assert entry.outcome == "hidden"
+    # A player report has no message: hiding is refused on the form, nothing changes.
+    about_player = ChatReport.objects.create(reported=player, reporter=victim, reason="rude")
+    url = reverse("admin:games_chatreport_change", args=[about_player.pk])
+    answer = client.post(url, {"resolution": "hidden", "duration": "", "note": ""})
+    assert answer.status_code == 200 and b"no message to hide" in answer.content
+    about_player.refresh_from_db()
+    assert about_player.is_open
