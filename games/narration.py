@@ -55,6 +55,9 @@ def describe(events: list[engine.Event], mover: str, player_name: Callable[[int]
     parts: list[str] = []
     rolled: tuple[int, ...] = ()
     moved = False
+    # A twodice killer "moves" to progress HOME but lands on the rival's square and leaves the board:
+    # its move is not told as reaching home.
+    killers = {ev.token for ev in events if ev.kind == "killed"}
     for ev in events:
         if ev.kind == "rolled":
             rolled = ev.dice or ()
@@ -62,8 +65,8 @@ def describe(events: list[engine.Event], mover: str, player_name: Callable[[int]
         elif ev.kind == "moved" and ev.token:
             moved = True
             colour, index = ev.token
-            where = _where(ev.frm, ev.to)
-            parts.append(f"{name} moved {colour_name(colour)} {index + 1} {where}.")
+            where = _where(ev.frm, None if ev.token in killers else ev.to)
+            parts.append(f"{name} moved {colour_name(colour)} {index + 1} {where}".rstrip() + ".")
         elif ev.kind == "captured" and ev.token:
             parts.append(f"{colour_name(ev.token[0])} {ev.token[1] + 1} was captured!")
         elif ev.kind == "killed" and ev.token:
@@ -117,8 +120,8 @@ def _ordinal(place: int | None) -> str:
 
 
 def _where(frm: int | None, to: int | None) -> str:
-    if to is None:
-        return ""
+    if to is None:  # where it went is told otherwise (a twodice kill)
+        return "out of the yard" if frm is not None and frm < 0 else ""
     if to == 0 and (frm is None or frm < 0):
         return "out of the yard"
     if to >= engine.HOME:

@@ -24,5 +24,22 @@ def test_other_players_keep_their_names():
     assert narration.describe([engine.Event("turn_passed", 1)], "Ann", names) == "Bo's turn."
 
 
+def test_a_twodice_kill_is_not_told_as_reaching_home():
+    names = ["Ann", "Bo"].__getitem__
+    kill = [
+        engine.Event("moved", 0, ("red", 0), 10, engine.HOME),
+        engine.Event("captured", 0, ("yellow", 1), 36),
+        engine.Event("killed", 0, ("red", 0)),
+    ]
+    assert narration.describe(kill, "Ann", names) == (
+        "Ann moved Red 1. Yellow 2 was captured! Red 1 killed and left the board."
+    )
+    home = [
+        engine.Event("moved", 0, ("red", 0), 54, engine.HOME),
+        engine.Event("home", 0, ("red", 0)),
+    ]
+    assert narration.describe(home, "Ann", names) == "Ann moved Red 1 home. Red 1 is home."
+
+
 def test_the_examples_in_the_docstrings_hold():
     assert doctest.testmod(narration).failed == 0
