@@ -35,8 +35,16 @@ def pick(remote: str | None, forwarded: str | None) -> str:
 
 
 def from_request(request) -> str:
-    """The client address of an HTTP request (also django-axes' AXES_CLIENT_IP_CALLABLE)."""
+    """The client address of an HTTP request ("unknown" when the request has none)."""
     return pick(request.META.get("REMOTE_ADDR"), request.META.get(_meta_key()))
+
+
+def for_axes(request) -> str | None:
+    """django-axes' AXES_CLIENT_IP_CALLABLE: the same address, or None when there is none (axes keeps
+    it in an IP address column, which on PostgreSQL refuses anything else; a log-in made in code,
+    such as the test client's force_login, has no address)."""
+    address = from_request(request)
+    return None if address == "unknown" else address
 
 
 def from_scope(scope) -> str:

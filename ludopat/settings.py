@@ -169,7 +169,7 @@ AXES_HTTP_RESPONSE_CODE = 429
 # to which header. The rate limits and django-axes read it the same way; 0 means REMOTE_ADDR.
 LUDOPAT_PROXY_COUNT = env_int("LUDOPAT_PROXY_COUNT", 1 if HTTPS else 0)
 LUDOPAT_PROXY_HEADER = os.environ.get("LUDOPAT_PROXY_HEADER", "X-Forwarded-For")
-AXES_CLIENT_IP_CALLABLE = "ludopat.client_address.from_request"
+AXES_CLIENT_IP_CALLABLE = "ludopat.client_address.for_axes"
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads it to send X-CSRFToken
@@ -240,6 +240,12 @@ CELERY_BEAT_SCHEDULE = {
     # Expired sessions (one per anonymous visitor) are deleted hourly; they would pile up for ever.
     "clear-sessions": {
         "task": "accounts.tasks.clear_sessions",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
+    },
+    # Games nobody finishes are closed (games.actions.idle); they would stay "playing" for ever.
+    "close-idle-games": {
+        "task": "games.tasks.close_idle_games",
         "schedule": 3600.0,
         "options": {"expires": 3600.0},
     },

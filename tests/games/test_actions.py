@@ -320,7 +320,7 @@ def test_commit_notifies_the_group_and_schedules_the_bot(
     ):
         actions.do_roll(game.pk, actor, game.version)
     game = fresh(game)
-    notify.assert_called_with(game.pk, game.version)
+    assert notify.call_args.args[:2] == (game.pk, game.version)
     if turn_seat(game) and turn_seat(game).is_bot:
         schedule.assert_called_once()
         assert schedule.call_args.args[:2] == ("games.tasks.bot_turn", (game.pk, game.version))
