@@ -21,14 +21,17 @@ def new_key() -> str:
 
 class KeyedForm(forms.Form):
     key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+    id_prefix = "staked"  # two of these forms share the lobby page: their ids must differ
 
     def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", f"{self.id_prefix}-%s")
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("key", new_key())
 
 
 class StakedRoomForm(KeyedForm):
+    id_prefix = "room"
     # The stake is checked by games.actions.stakes.parse_stake (ASCII digits, bounds) so that the
     # action refuses bad input the same way whoever calls it; here it is only text.
     stake = forms.CharField(
@@ -36,7 +39,7 @@ class StakedRoomForm(KeyedForm):
         initial="100",
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
-    ruleset = forms.ChoiceField(choices=RULESET_CHOICES, initial="twodice")
+    ruleset = forms.ChoiceField(choices=RULESET_CHOICES, initial="twodice", label="Rule set")
     timer = forms.TypedChoiceField(coerce=int, initial=DEFAULT_TIMER, label="Seconds per action")
 
     def __init__(self, *args, **kwargs):
@@ -47,8 +50,9 @@ class StakedRoomForm(KeyedForm):
 
 
 class QuickMatchForm(KeyedForm):
+    id_prefix = "quick"
     tier = forms.TypedChoiceField(coerce=int, label="Stake")
-    ruleset = forms.ChoiceField(choices=RULESET_CHOICES, initial="twodice")
+    ruleset = forms.ChoiceField(choices=RULESET_CHOICES, initial="twodice", label="Rule set")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
