@@ -185,6 +185,7 @@ def join_staked_room(actor: Actor, game_id: str, key: str | None = None) -> Game
         if any(sits_in(seat, actor) for seat in seats) and game.owner_id != actor.user_id:
             return _answer(request, game)  # joined already (a repeated click): nothing moves
         _refuse_joining(game, actor)
+        check_stake_for(actor.user_id, game.stake)
         _seat_and_start(game, seats, actor)
         return _answer(request, game)
 

@@ -342,3 +342,19 @@ def test_both_players_away_voids_the_game_and_returns_both_stakes(host, guest):
     assert all(s.is_away for s in game.seats.all())
     assert coins(host, guest) == [1000, 1000]
     assert LedgerTransaction.objects.filter(kind="refund", game=game).count() == 1
+
+
+def test_a_new_account_cannot_join_a_room_above_its_limit(host, django_user_model):
+    newbie = member(django_user_model.objects.create_user("newbie"))
+    game = room(host, 500)
+    with pytest.raises(GameError, match="New accounts stake at most 100"):
+        stakes.join_staked_room(newbie, game.pk)
+    assert coins(newbie) == [1000] and fresh(game).status == Game.Status.OPEN
+
+
+def test_leaving_mid_game_is_resigning(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    actions.do_leave(game.pk, host)
+    assert fresh(game).status == Game.Status.FINISHED
+    assert coins(host, guest) == [900, 1080]
