@@ -52,9 +52,19 @@ async def connect(game_id: str, session_key: str | None = None, expect=True, hav
     ws = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
     connected, _ = await ws.connect()
     assert connected is expect
+    ws.pending = []  # messages that arrived while connecting, read first by the helpers below
     if connected:
         await ws.send_to(text_data=json.dumps({"resync": have}))
+        if have < 0:  # the page shows nothing yet: wait for the board its resync brings
+            while not any('id="game-live"' in m for m in ws.pending):
+                ws.pending.append(await ws.receive_from(timeout=5))
     return ws
+
+
+async def receive(ws, timeout: float) -> str:
+    if getattr(ws, "pending", None):
+        return ws.pending.pop(0)
+    return await ws.receive_from(timeout=timeout)
 
 
 def version_of(html: str) -> int:
@@ -66,7 +76,7 @@ async def board_at(ws, version: int, timeout=3.0) -> str:
     deadline = asyncio.get_event_loop().time() + timeout
     while True:
         left = deadline - asyncio.get_event_loop().time()
-        html = await ws.receive_from(timeout=max(left, 0.05))
+        html = await receive(ws, max(left, 0.05))
         if 'id="game-live"' in html and version_of(html) >= version:
             return html
 
@@ -74,6 +84,10 @@ async def board_at(ws, version: int, timeout=3.0) -> str:
 async def latest(ws) -> str:
     """The last of the boards that arrive now (at least one)."""
     html = await board_at(ws, 0)
+    while ws.pending:
+        message = ws.pending.pop(0)
+        if 'id="game-live"' in message:
+            html = message
     while not await ws.receive_nothing(timeout=0.3):
         message = await ws.receive_from()
         if 'id="game-live"' in message:
@@ -82,6 +96,7 @@ async def latest(ws) -> str:
 
 
 async def drain(ws):
+    ws.pending = []
     while not await ws.receive_nothing(timeout=0.15):
         await ws.receive_from()
 

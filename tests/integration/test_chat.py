@@ -69,7 +69,7 @@ async def test_chat_is_live_escaped_limited_reportable_and_mutable():
     await next_matching(b, 'id="chat-log"')
 
     await say(a, "<img src=x onerror=alert(1)> hi\u200b\u0007")
-    html = await next_matching(b, "chat-message")
+    html = await next_matching(b, "beforeend:#chat-log")
     assert 'hx-swap-oob="beforeend:#chat-log"' in html
     assert "<img" not in html
     assert "&lt;img src=x onerror=alert(1)&gt; hi</span>" in html
