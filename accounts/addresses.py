@@ -1,5 +1,6 @@
-"""The network addresses an account logged in from, kept so moderators can see two accounts that share
-one (a collusion flag). Written on each log-in; one row per account and address."""
+"""What a log-in leaves behind for the moderators: the network addresses an account logged in from (two
+accounts sharing one is a collusion flag; one row per account and address) and the sessions it holds
+(a ban ends them)."""
 
 from __future__ import annotations
 
@@ -27,10 +28,28 @@ class LoginAddress(models.Model):
         return f"{self.user_id} from {self.address}"
 
 
+class AccountSession(models.Model):
+    """The sessions an account logged in with, so a ban deletes them without reading every session
+    (sessions are stored by key only; most are anonymous visitors')."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=True
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: session {self.session_key[:6]}…"
+
+
 def remember_address(sender, request, user, **kwargs) -> None:
-    """user_logged_in receiver."""
+    """user_logged_in receiver: the address, and the session the log-in is kept in."""
     if request is None:
         return
     LoginAddress.objects.update_or_create(
         user=user, address=from_request(request), defaults={"last_seen": timezone.now()}
     )
+    session = getattr(request, "session", None)
+    if session is not None and session.session_key:
+        AccountSession.objects.update_or_create(
+            session_key=session.session_key, defaults={"user": user}
+        )

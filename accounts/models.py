@@ -2,7 +2,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
 
-from .addresses import LoginAddress  # noqa: F401  (models: Django finds them through this module)
+from .addresses import AccountSession, LoginAddress  # noqa: F401  (models: found through here)
 from .audit import AuditLog  # noqa: F401
 from .ledger.models import LedgerAccount, LedgerEntry, LedgerTransaction, TopUpClaim  # noqa: F401
 

@@ -176,15 +176,16 @@ def lift_expired_ban(username: str) -> bool:
 
 
 def end_sessions(user_id: int) -> int:
-    """Delete the account's sessions. Sessions aren't indexed by user, so this reads the live ones; a
-    ban is rare, and the inactive account is refused by every session at once anyway."""
-    doomed = [
-        s.session_key
-        for s in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
-        if str(s.get_decoded().get("_auth_user_id")) == str(user_id)
-    ]
-    Session.objects.filter(session_key__in=doomed).delete()
-    return len(doomed)
+    """Delete the account's sessions (those its log-ins recorded; an older session is refused anyway,
+    since Django gives no session the user of an inactive account)."""
+    from .addresses import AccountSession
+
+    keys = list(
+        AccountSession.objects.filter(user_id=user_id).values_list("session_key", flat=True)
+    )
+    ended, _ = Session.objects.filter(session_key__in=keys).delete()
+    AccountSession.objects.filter(user_id=user_id).delete()
+    return ended
 
 
 # --- rename --------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -35,9 +36,11 @@ def can_log_in(username: str) -> bool:
 def test_a_ban_blocks_log_in_and_ends_sessions_and_an_unban_lifts_it(player, moderator):
     browser = logged_in(player)
     assert browser.get("/").context["user"].is_authenticated
+    key = browser.session.session_key
     moderation.do_ban(moderator, player, "Insults in chat")
     assert not can_log_in("troll")
-    assert not browser.get("/").context["user"].is_authenticated  # the open session ended
+    assert not Session.objects.filter(session_key=key).exists()  # the open session ended
+    assert not browser.get("/").context["user"].is_authenticated
     assert Client().get(reverse("profile", args=["troll"])).status_code == 404
 
     moderation.do_unban(moderator, player, "Appeal accepted")
