@@ -53,3 +53,10 @@ def remember_address(sender, request, user, **kwargs) -> None:
         AccountSession.objects.update_or_create(
             session_key=session.session_key, defaults={"user": user}
         )
+        # Sessions that expired (clearsessions deleted them) leave the index: it stays one row per
+        # live session of the account.
+        from django.contrib.sessions.models import Session
+
+        AccountSession.objects.filter(user=user).exclude(session_key=session.session_key).exclude(
+            session_key__in=Session.objects.values("session_key")
+        ).delete()

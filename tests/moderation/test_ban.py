@@ -106,3 +106,14 @@ async def test_a_ban_closes_the_players_open_pages_at_once(player, moderator, re
             break
     assert message["code"] == CLOSED_BY_MODERATOR
     await ws.disconnect()
+
+
+@pytest.mark.django_db
+def test_the_session_index_forgets_expired_sessions(player):
+    from accounts.addresses import AccountSession
+
+    first = logged_in(player)
+    Session.objects.filter(session_key=first.session.session_key).delete()  # clearsessions did it
+    second = logged_in(player)
+    keys = set(AccountSession.objects.filter(user=player).values_list("session_key", flat=True))
+    assert keys == {second.session.session_key}
