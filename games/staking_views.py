@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerEntry, LedgerTransaction
 
+from . import presence
 from .actions import stakes
 from .actors import actor_for
 from .errors import GameError
@@ -53,7 +54,22 @@ def staked_records(user_ids) -> dict[int, tuple[int, int]]:
     return {uid: (won.get(uid, 0), n - won.get(uid, 0)) for uid, n in played.items()}
 
 
+def _host_is_here(request: HttpRequest) -> None:
+    """The lobby (and its refresh) counts as an open page for the player's waiting room or entry."""
+    if request.user.is_authenticated:
+        seat = (
+            Seat.objects.filter(
+                index=0, user=request.user, game__stake__gt=0, game__status=Game.Status.OPEN
+            )
+            .values_list("pk", "game_id")
+            .first()
+        )
+        if seat:
+            presence.seen_in_request(seat[1], [seat[0]])
+
+
 def _rooms_context(request: HttpRequest) -> dict:
+    _host_is_here(request)
     rooms = list(open_rooms())
     records = staked_records({room.owner_id for room in rooms})
     for room in rooms:

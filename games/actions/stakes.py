@@ -316,3 +316,64 @@ def void_for_absence(game: Game, seats: list[Seat]) -> None:
     game.message = "Both players were away: the game is void and both stakes were returned."
     record_action(game, Action.Kind.ABANDON, None, {"void": "away"}, game.message)
     save_game(game, seats=seats)
+
+
+# --- entries nobody is waiting at -----------------------------------------------------------------------
+
+UNATTENDED_SECONDS = 30
+
+
+def _absent_key(game_id: str) -> str:
+    return f"ludopat:staked:{game_id}:host-absent-since"
+
+
+def withdraw_unattended(limit: int = 200) -> int:
+    """Withdraw (and refund) open staked rooms and quick-match entries whose host has had no page open
+    for UNATTENDED_SECONDS. Called by the deadline sweeper every couple of seconds; the number withdrawn.
+
+    "A page open" is the game page's socket or the lobby's refresh (games.presence); the first sweep
+    that sees the host gone notes the time in Redis, and a later one withdraws the room.
+    """
+    import time
+
+    from .. import presence
+
+    withdrawn = 0
+    rows = (
+        Seat.objects.filter(
+            index=0, game__stake__gt=0, game__status=Game.Status.OPEN, user__isnull=False
+        )
+        .values_list("pk", "game_id", "user_id")
+        .order_by("game__created")[:limit]
+    )
+    redis = presence.client()
+    for seat_id, game_id, user_id in rows:
+        key = _absent_key(game_id)
+        if seat_id in presence.connected_seats(game_id):
+            redis.delete(key)
+            continue
+        now = time.time()
+        redis.set(key, now, nx=True, ex=UNATTENDED_SECONDS * 4)
+        since = float(redis.get(key) or now)
+        if now - since < UNATTENDED_SECONDS:
+            continue
+        try:
+            withdraw_entry(user_id, game_id)
+            withdrawn += 1
+        except GameError:
+            pass  # joined, or cancelled, in the meantime
+        redis.delete(key)
+    return withdrawn
+
+
+def withdraw_entry(user_id: int, game_id: str | None = None) -> Game | None:
+    """Cancel the player's open staked room or quick-match entry (stake refunded), if any."""
+    game_id = (
+        game_id
+        or Game.objects.filter(owner_id=user_id, stake__gt=0, status=Game.Status.OPEN)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if game_id is None:
+        return None
+    return cancel_staked_room(Actor(user_id, ""), game_id)

@@ -111,6 +111,10 @@ def sweep() -> int:
             done += do_deadline(game_id)
         except Exception:  # one broken game must not stop the others' timers
             log.exception("deadline of game %s failed", game_id)
+    try:  # staked rooms whose host has left the page are withdrawn and refunded
+        stakes.withdraw_unattended()
+    except Exception:
+        log.exception("withdrawing unattended staked rooms failed")
     return done
 
 

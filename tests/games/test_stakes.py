@@ -358,3 +358,47 @@ def test_leaving_mid_game_is_resigning(host, guest):
     actions.do_leave(game.pk, host)
     assert fresh(game).status == Game.Status.FINISHED
     assert coins(host, guest) == [900, 1080]
+
+
+# Rooms nobody waits at
+
+
+def _absent_for(game: Game, seconds: float) -> None:
+    import time
+
+    from games import presence
+
+    presence.client().set(stakes._absent_key(game.pk), time.time() - seconds)
+
+
+def test_a_room_whose_host_left_the_page_for_30_s_is_withdrawn_and_refunded(host):
+    game = room(host, 100)
+    assert stakes.withdraw_unattended() == 0  # first noticed now
+    _absent_for(game, 29)
+    assert stakes.withdraw_unattended() == 0
+    _absent_for(game, 31)
+    assert stakes.withdraw_unattended() == 1
+    assert fresh(game).status == Game.Status.ABANDONED and coins(host) == [1000]
+
+
+def test_a_host_with_the_page_open_keeps_the_room(host):
+    from tests.games.webplay import everyone_here
+
+    game = room(host, 100)
+    _absent_for(game, 60)
+    everyone_here(game)
+    assert stakes.withdraw_unattended() == 0
+    assert fresh(game).status == Game.Status.OPEN and coins(host) == [900]
+
+
+def test_the_lobby_counts_as_an_open_page_and_logging_out_withdraws(host, django_user_model):
+    from django.test import Client
+
+    game = stakes.quick_match(host, "100")
+    client = Client()
+    client.force_login(django_user_model.objects.get(pk=host.user_id))
+    client.get("/staked/rooms")  # the lobby's refresh
+    _absent_for(game, 60)
+    assert stakes.withdraw_unattended() == 0
+    client.post("/accounts/logout/")
+    assert fresh(game).status == Game.Status.ABANDONED and coins(host) == [1000]
