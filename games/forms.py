@@ -177,7 +177,15 @@ class VersionForm(forms.Form):
 
 class MoveForm(VersionForm):
     colour = forms.ChoiceField(choices=[(c, c) for c in COLOURS])
-    index = AsciiIntegerField(min_value=0, max_value=3)
+    # The wire counts tokens from 0; a refusal names them as the board does, 1 to 4.
+    index = AsciiIntegerField(
+        min_value=0,
+        max_value=3,
+        error_messages={
+            "min_value": "there is no such token (tokens are 1 to 4)",
+            "max_value": "there is no such token (tokens are 1 to 4)",
+        },
+    )
     die = forms.CharField(max_length=5, required=False)
     pair = forms.BooleanField(required=False)
 
