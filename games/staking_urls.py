@@ -13,4 +13,5 @@ urlpatterns = [
     path("staked/quick", views.quick, name="staked_quick"),
     path("staked/<gameid:game_id>/join", views.join, name="staked_join"),
     path("staked/<gameid:game_id>/cancel", views.cancel, name="staked_cancel"),
+    path("staked/<gameid:game_id>/rematch", views.rematch, name="staked_rematch"),
 ]

@@ -171,3 +171,14 @@ def quick(request: HttpRequest) -> HttpResponse:
     except GameError as error:
         return _refused(request, error)
     return redirect(game)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, game_id: str) -> HttpResponse:
+    actor = actor_for(request.user, request.session)
+    try:
+        game = stakes.offer_rematch(actor, game_id, key=request.POST.get("key", "")[:64])
+    except GameError as error:
+        return _refused(request, error)
+    return _to(request, game.get_absolute_url())

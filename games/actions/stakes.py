@@ -377,3 +377,44 @@ def withdraw_entry(user_id: int, game_id: str | None = None) -> Game | None:
     if game_id is None:
         return None
     return cancel_staked_room(Actor(user_id, ""), game_id)
+
+
+# --- rematch --------------------------------------------------------------------------------------------
+
+
+def rematch_of(game: Game) -> Game | None:
+    """The rematch room offered from this finished staked game, if any (the latest offer)."""
+    offer = (
+        Action.objects.filter(game=game, kind=Action.Kind.NEW_ROUND, data__has_key="rematch")
+        .order_by("-seq")
+        .values_list("data", flat=True)
+        .first()
+    )
+    return Game.objects.filter(pk=offer["rematch"]).first() if offer else None
+
+
+def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
+    """Staked games have no new rounds: a player of a finished one opens a new room at the same stake,
+    rules and timer, and the offer appears on the old game's page for the opponent to join."""
+    from .core import save_game
+
+    _needs_account(actor, "offer a rematch")
+    with transaction.atomic():
+        old = lock_game(game_id)
+        if not old.stake or old.status != Game.Status.FINISHED:
+            raise Conflict("A rematch is offered once a staked game is over.")
+        seats = seats_in(old)
+        mine = [seat for seat in seats if sits_in(seat, actor)]
+        if not mine:
+            raise NotAllowed("Only the players of this game can offer a rematch.")
+        offered = rematch_of(old)
+        if offered is not None and offered.status == Game.Status.OPEN:
+            if offered.owner_id == actor.user_id:
+                return offered  # offered already (a repeated click)
+            raise Conflict("Your opponent has offered a rematch: join it.")
+        new = create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds, key)
+        text = f"{actor.username} offers a rematch at {old.stake:,} coins."
+        old.message = text
+        record_action(old, Action.Kind.NEW_ROUND, mine[0], {"rematch": new.pk}, text)
+        save_game(old, seats=seats)
+        return new

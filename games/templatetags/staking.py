@@ -64,3 +64,17 @@ def stake_form_key() -> str:
 @register.filter
 def coins_of(by_seat: dict, index) -> int | None:
     return by_seat.get(index)
+
+
+@register.simple_tag
+def staked_rematch(game, vp) -> dict:
+    """{"room": the rematch room offered from this finished game or None, "mine": offered by this
+    viewer}."""
+    from games.actions.stakes import rematch_of
+
+    room = rematch_of(game) if game.status == "finished" else None
+    mine = (
+        room is not None
+        and game.seats.filter(index__in=getattr(vp, "seats", ()), user_id=room.owner_id).exists()
+    )
+    return {"room": room, "mine": mine}

@@ -160,3 +160,25 @@ def test_the_result_shows_each_player_coins_and_new_balance(ann, bea):
     assert 'data-testid="new-round"' not in loser  # no new rounds for coins
     wallet = text(ann[1].get("/accounts/wallet/"))
     assert "Payout" in wallet and "house cut 20" in wallet and "+180" in wallet and "-100" in wallet
+
+
+def test_a_rematch_is_offered_on_the_result_and_joined_by_the_opponent(ann, bea):
+    open_room(ann[1], "100")
+    old = Game.objects.get()
+    stakes.join_staked_room(member(bea[0]), old.pk)
+    actions.do_resign(old.pk, member(bea[0]))
+    loser_page = text(bea[1].get(f"/games/{old.pk}/"))
+    assert "Rematch for 100 coins" in loser_page
+    r = bea[1].post(
+        f"/staked/{old.pk}/rematch", {"key": key_in(loser_page)}, HTTP_HX_REQUEST="true"
+    )
+    new = Game.objects.exclude(pk=old.pk).get()
+    assert r["HX-Redirect"] == f"/games/{new.pk}/"
+    assert (new.stake, new.ruleset, new.owner_id) == (100, "twodice", bea[0].pk)
+    assert "You offered a rematch at 100 coins" in text(bea[1].get(f"/games/{old.pk}/"))
+    winner_page = text(ann[1].get(f"/games/{old.pk}/"))
+    assert "bea offers a rematch: join for 100 coins" in winner_page
+    ann[1].post(f"/staked/{new.pk}/join", {"key": "rematch-join"})
+    new.refresh_from_db()
+    assert new.status == Game.Status.PLAYING
+    assert balance_of(ann[0].pk) == 980 and balance_of(bea[0].pk) == 800
