@@ -70,3 +70,18 @@ def test_the_log_filters_by_moderator_and_player(entry, moderator, player, site_
     assert b"Spam" in mine and b"Other" not in mine
     theirs = client.get(url, {"user__id__exact": player.pk}).content
     assert b"Spam" in theirs and b"Other" not in theirs
+
+
+def test_on_postgresql_the_database_refuses_to_change_an_entry(entry):
+    from django.db import DatabaseError, connection, transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the database-level guard is PostgreSQL's (CI runs it)")
+    for sql in ("UPDATE accounts_auditlog SET reason = 'x'", "DELETE FROM accounts_auditlog"):
+        with (
+            pytest.raises(DatabaseError, match="append-only"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(sql)
+    assert AuditLog.objects.get(pk=entry.pk).reason == "Spam"
