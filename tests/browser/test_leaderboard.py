@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import check_accessible
 from tests.browser.play import live, open_duel_room, start_room
 
 pytestmark = pytest.mark.browser
@@ -28,6 +29,7 @@ def test_a_resigned_duel_puts_the_winner_on_the_leaderboard_with_a_chart(new_pag
     expect(mine).to_contain_text("alice")
     expect(mine.locator("td").nth(2)).to_have_text("10")
     expect(alice.get_by_test_id("standings")).to_contain_text("bob")
+    check_accessible(alice)  # reached by clicks: checked here, not by a goto
     shoot(alice, "leaderboard")
 
     mine.get_by_role("link", name="alice").click()
@@ -37,6 +39,7 @@ def test_a_resigned_duel_puts_the_winner_on_the_leaderboard_with_a_chart(new_pag
     expect(chart).to_have_attribute("role", "img")
     expect(alice.get_by_test_id("places-chart")).to_be_visible()
     expect(alice.get_by_test_id("history")).to_contain_text("1 of 2")
+    check_accessible(alice)
     shoot(alice, "player-page")
 
     alice.get_by_test_id("history").get_by_role("link", name="Replay").click()
