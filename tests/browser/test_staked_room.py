@@ -57,6 +57,8 @@ def test_a_staked_room_from_lobby_to_payout(new_page, server, shoot):
     expect(bob.get_by_test_id("stake-mine")).to_contain_text("You lost 100 coins.")
     expect(bob.get_by_test_id("stake-balance")).to_have_text("900")
     expect(alice.get_by_test_id("stake-result")).to_contain_text("House cut: 20 coins")
+    expect(alice.get_by_test_id("nav-balance")).to_have_text("1,080 coins")  # the nav follows
+    expect(bob.get_by_test_id("nav-balance")).to_have_text("900 coins")
     shoot(alice, "staked-room-result")
 
     alice.get_by_test_id("nav-balance").click()
