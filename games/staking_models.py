@@ -5,6 +5,8 @@ Imported by games/models.py so Django finds it.
 
 from __future__ import annotations
 
+import contextlib
+
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
 from django.db import models
@@ -36,7 +38,5 @@ def withdraw_on_logout(sender, request, user, **kwargs) -> None:
         from .actions.stakes import withdraw_entry
         from .errors import GameError
 
-        try:
+        with contextlib.suppress(GameError):  # joined at this very moment: the game is on
             withdraw_entry(user.pk)
-        except GameError:
-            pass  # joined at this very moment: the game is on
