@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from . import actions
-from .actions import timers
+from .actions import idle, timers
 
 
 @shared_task(ignore_result=True)
@@ -24,3 +24,9 @@ def game_deadline(game_id: str, version: int) -> bool:
 def sweep_deadlines() -> int:
     """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker)."""
     return timers.sweep()
+
+
+@shared_task(ignore_result=True)
+def close_idle_games() -> int:
+    """Beat, hourly: close games nobody has played for long (games.actions.idle)."""
+    return idle.close_idle_games()
