@@ -45,9 +45,11 @@ def remember_address(sender, request, user, **kwargs) -> None:
     """user_logged_in receiver: the address, and the session the log-in is kept in."""
     if request is None:
         return
-    LoginAddress.objects.update_or_create(
-        user=user, address=from_request(request), defaults={"last_seen": timezone.now()}
-    )
+    address = from_request(request)
+    if address != "unknown":  # a log-in made in code (no client) shares nothing with anyone
+        LoginAddress.objects.update_or_create(
+            user=user, address=address, defaults={"last_seen": timezone.now()}
+        )
     session = getattr(request, "session", None)
     if session is not None and session.session_key:
         AccountSession.objects.update_or_create(
