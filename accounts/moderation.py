@@ -60,6 +60,14 @@ def mute_notice(user) -> str:
     return f"Muted until {when(user.muted_until)}: {user.mute_reason}"
 
 
+def mute_notice_for(user_id: int | None) -> str:
+    """mute_notice for an account id (one query, only for a logged-in viewer)."""
+    if user_id is None:
+        return ""
+    user = get_user_model().objects.filter(pk=user_id, muted_until__gt=timezone.now()).first()
+    return mute_notice(user)
+
+
 def _mute_state(user) -> dict:
     until = user.muted_until.isoformat() if user.muted_until else None
     return {"muted_until": until, "mute_reason": user.mute_reason}

@@ -19,6 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from redis import RedisError
 
+from accounts.moderation import mute_notice_for
 from leaderboard.points import points_for
 
 from . import actions, actors, broadcast, engine, presence
@@ -398,6 +399,8 @@ def chat_context(game: Game, seats: list[Seat], actor: Actor) -> dict:
         "chat_messages": chat.messages(game) if enabled else [],
         "viewer_id": actor.user_id,
         "reported": chat.reported_by(game, actor) if enabled else set(),
+        # A muted player sees until when and why before they type.
+        "muted": mute_notice_for(actor.user_id) if enabled else "",
     }
 
 

@@ -125,3 +125,11 @@ def test_every_moderator_action_is_in_the_audit_log(paused, player, moderator):
     ]
     assert {e.moderator for e in entries} == {moderator}
     assert {e.user for e in entries} == {player}
+
+
+def test_a_muted_player_sees_until_when_and_why_on_the_game_page(paused, player, moderator):
+    moderation.do_mute(moderator, player, timezone.now() + timedelta(hours=3), "Spamming links")
+    page = logged_in(player).get(reverse("game", args=[paused.pk])).content.decode()
+    assert 'data-testid="chat-muted"' in page and ": Spamming links" in page
+    other = logged_in(paused.owner).get(reverse("game", args=[paused.pk])).content.decode()
+    assert "chat-muted" not in other
