@@ -1,0 +1,965 @@
+"""How fast does a move reach every board? The whole live path, measured as browsers see it.
+
+    .venv/bin/python bench/live.py                      # daphne then uvicorn, each: 10/50/200 games + ramp
+    .venv/bin/python bench/live.py --server daphne      # one server only
+    .venv/bin/python bench/live.py --quick              # a short run (10 and 50 games, short ramp)
+
+It starts the site as production runs it here: PostgreSQL (DATABASE_URL, default
+postgres://postgres@127.0.0.1:5432/ludopat_live, created if missing, migrated and flushed before each
+server's run), Redis (REDIS_URL, default redis://127.0.0.1:6379/6, that db flushed before each run; the
+channel layer, the cache and the Celery broker all derive from it), `--processes` ASGI server processes
+(daphne, or `--server uvicorn` serving the same ludopat.asgi:application), a Celery worker and beat.
+
+Then it creates two-player friends rooms between real accounts (accounts and sessions written directly:
+no PBKDF2 log-ins), and for each game opens both seats' WebSockets and one spectator's as a browser does
+(session cookie, Origin header, /ws/games/<id>/, a heartbeat every 25 s). Each game acts once per
+interval: the player whose board says it is their turn rolls, or moves a token it offers, with a POST
+as the page does (htmx headers, CSRF cookie and header; `--via ws` sends the same command over the
+WebSocket). Latency = from sending the action to the updated board (a version above the one acted on)
+having reached both seats and the spectator (the actor's POST answer counts for the actor's page).
+An action whose board hasn't reached everyone after 5 s, a refused action or a dropped socket is an
+error.
+
+Windows: 10, 50 and 200 games acting every 2 s, then a ramp of target rates over all the games to find
+the capacity: the highest actions/s achieved with p99 under 100 ms and no errors. For each window it
+prints p50/p99/max, actions/s, errors, CPU milliseconds per action (from /proc: the web processes, the
+Celery worker and beat, and, shared with anything else on the machine, the PostgreSQL and Redis servers;
+also this client) and the RSS of each web process. Everything it started is stopped at the end. The
+last line: `live p99=X ms at 50 games, capacity C actions/s` (for the first server of `--server`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import html as htmllib
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+BIN = Path(sys.executable).parent
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/ludopat_live"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/6"
+LOST_AFTER = 5.0  # seconds: an action whose board hasn't reached every viewer by then is an error
+P99_LIMIT_MS = 100.0
+HEARTBEAT = 25.0  # as the page's heartbeat form
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+VERSION_RE = re.compile(r'data-version="(\d+)"')
+OPTIONS_RE = re.compile(
+    r'class="token-button[^"]*\bmovable\b[^"]*" data-token="([^"]+)" data-options=\'([^\']*)\''
+)
+
+
+# --- small helpers -----------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, proc: subprocess.Popen, log: Path, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited:\n{log.read_text(errors='replace')[-3000:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on {port} after {timeout} s")
+
+
+def local_only(url: str) -> None:
+    host = urlsplit(url).hostname
+    if host not in ("127.0.0.1", "localhost"):
+        raise SystemExit(f"bench/live.py talks to 127.0.0.1 only, not {host}")
+
+
+# --- CPU and memory from /proc -----------------------------------------------------------------------
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2 :].split()  # fields from the 3rd (state) on
+
+
+def _children() -> dict[int, list[int]]:
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat(int(entry))
+            if fields:
+                kids.setdefault(int(fields[1]), []).append(int(entry))
+    return kids
+
+
+def tree_cpu(roots: list[int], kids: dict[int, list[int]]) -> float:
+    """CPU seconds of the processes under `roots`, including their children that already exited."""
+    total = 0
+    todo = list(roots)
+    seen = set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        fields = _stat(pid)
+        if fields is None:
+            continue
+        # utime, stime, cutime, cstime: fields 14..17 of stat, 11..14 counted from the state field.
+        total += sum(int(x) for x in fields[11:15])
+        todo.extend(kids.get(pid, []))
+    return total / CLK_TCK
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def _comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def shared_servers() -> dict[str, list[int]]:
+    """PostgreSQL's postmaster and the Redis server on 6379: shared with whatever else runs here."""
+    found: dict[str, list[int]] = {"postgres*": [], "redis*": []}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        pid = int(entry)
+        comm = _comm(pid)
+        if comm == "postgres" or comm == "postmaster":
+            fields = _stat(pid)
+            if fields and _comm(int(fields[1])) not in ("postgres", "postmaster"):
+                found["postgres*"].append(pid)
+        elif comm == "redis-server":
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:
+                continue
+            if b":6379" in cmdline or b" 6379" in cmdline:
+                found["redis*"].append(pid)
+    return found
+
+
+# --- the site's processes ----------------------------------------------------------------------------
+
+
+@dataclass
+class Stack:
+    server: str
+    processes: int
+    env: dict
+    logs: Path
+    web: list[subprocess.Popen] = field(default_factory=list)
+    celery: list[subprocess.Popen] = field(default_factory=list)
+    ports: list[int] = field(default_factory=list)
+
+    def _spawn(self, name: str, command: list[str]) -> subprocess.Popen:
+        handle = (self.logs / f"{name}.log").open("ab")
+        return subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=handle, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: stopping it reaches its children
+        )  # fmt: skip
+
+    def start(self) -> None:
+        celery = str(BIN / "celery")
+        self.celery.append(
+            self._spawn(
+                f"{self.server}-worker",
+                [
+                    celery,
+                    "-A",
+                    "ludopat",
+                    "worker",
+                    "--loglevel",
+                    "WARNING",
+                    "--concurrency",
+                    "2",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                    "-n",
+                    "live@%h",
+                ],
+            )  # fmt: skip
+        )
+        self.celery.append(
+            self._spawn(
+                f"{self.server}-beat",
+                [
+                    celery,
+                    "-A",
+                    "ludopat",
+                    "beat",
+                    "--loglevel",
+                    "WARNING",
+                    "--schedule",
+                    str(self.logs / f"{self.server}-celerybeat-schedule"),
+                ],
+            )  # fmt: skip
+        )
+        for n in range(self.processes):
+            port = free_port()
+            if self.server == "daphne":
+                # -v 0: no access log (the reverse proxy keeps it), as uvicorn's --no-access-log.
+                command = [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "0",
+                           "ludopat.asgi:application"]  # fmt: skip
+            else:
+                command = [str(BIN / "uvicorn"), "ludopat.asgi:application", "--host", "127.0.0.1",
+                           "--port", str(port), "--no-access-log", "--log-level", "warning",
+                           "--lifespan", "off"]  # fmt: skip
+            self.web.append(self._spawn(f"{self.server}-{n}", command))
+            self.ports.append(port)
+        for port, proc, n in zip(self.ports, self.web, range(self.processes), strict=True):
+            wait_for_port(port, proc, self.logs / f"{self.server}-{n}.log")
+
+    def stop(self) -> None:
+        procs = self.web + self.celery
+        for proc in procs:
+            if proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(5)
+
+    def web_cpu(self) -> float:
+        return tree_cpu([p.pid for p in self.web], _children())
+
+    def cpu(self) -> dict[str, float]:
+        kids = _children()
+        shared = shared_servers()
+        times = os.times()
+        return {
+            "web": tree_cpu([p.pid for p in self.web], kids),
+            "celery": tree_cpu([p.pid for p in self.celery], kids),
+            "postgres*": tree_cpu(shared["postgres*"], kids),
+            "redis*": tree_cpu(shared["redis*"], kids),
+            "bench": times.user + times.system,
+        }
+
+    def rss(self) -> list[float]:
+        return [rss_mb(p.pid) for p in self.web]
+
+
+# --- the database: accounts, sessions, rooms ---------------------------------------------------------
+
+
+def prepare_database(env: dict) -> None:
+    """Create the bench's database and role if missing, and migrate it (its own database only).
+
+    Every consumer call may hold a connection of its own (there is no pool): under overload the site
+    opens as many as it has busy consumers. PostgreSQL exempts superusers from connection limits, so
+    the site runs as a role of its own (named as the database, owner of it) limited to half the
+    server's slots: others sharing this PostgreSQL keep theirs, and beyond the limit our requests
+    fail (and are counted). DATABASE_URL's user only creates the role and the database.
+    """
+    import psycopg
+
+    url = urlsplit(env["DATABASE_URL"])
+    name = url.path.lstrip("/")
+    if name in ("postgres", "test", "template0", "template1", "") or not name.isidentifier():
+        raise SystemExit(f"bench/live.py will not use the {name!r} database: give it its own")
+    admin = env["DATABASE_URL"].rsplit("/", 1)[0] + "/template1"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        slots = int(conn.execute("SHOW max_connections").fetchone()[0]) // 2
+        if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [name]).fetchone():
+            conn.execute(f"CREATE ROLE {name} LOGIN")
+        conn.execute(f"ALTER ROLE {name} CONNECTION LIMIT {slots}")
+        owner = conn.execute(
+            "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = %s", [name]
+        ).fetchone()
+        if owner is not None and owner[0] != name:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")  # ours, made by an older run
+            owner = None
+        if owner is None:
+            conn.execute(f"CREATE DATABASE {name} OWNER {name}")
+    env["DATABASE_URL"] = f"postgres://{name}@{url.hostname}:{url.port or 5432}/{name}"
+    env["LUDOPAT_BENCH_DB_SLOTS"] = str(slots)
+    os.environ.update(env)
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+
+
+def flush(env: dict) -> None:
+    import redis
+    from django.core.management import call_command
+    from django.db import connection
+
+    connection.close()
+    call_command("flush", interactive=False, verbosity=0)
+    redis.Redis.from_url(env["REDIS_URL"]).flushdb()
+
+
+@dataclass
+class Person:
+    username: str
+    user_id: int
+    session: str
+    key: str
+
+
+def make_people(count: int) -> list[Person]:
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from games.actors import PLAYER_KEY
+
+    User = get_user_model()
+    unusable = make_password(None)  # no PBKDF2: these accounts never log in with a password
+    User.objects.bulk_create(
+        [User(username=f"live{n}", password=unusable) for n in range(count)], batch_size=500
+    )
+    users = list(User.objects.filter(username__startswith="live").order_by("pk"))
+    store = SessionStore()
+    expires = timezone.now() + timezone.timedelta(days=1)
+    people, rows = [], []
+    for user in users:
+        key, sid = secrets.token_urlsafe(24), secrets.token_hex(16)
+        data = {
+            SESSION_KEY: str(user.pk),
+            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+            HASH_SESSION_KEY: user.get_session_auth_hash(),
+            PLAYER_KEY: key,
+        }
+        rows.append(Session(session_key=sid, session_data=store.encode(data), expire_date=expires))
+        people.append(Person(user.username, user.pk, sid, key))
+    Session.objects.bulk_create(rows, batch_size=500)
+    return people
+
+
+def make_rooms(people: list[Person], count: int) -> list[str]:
+    """`count` started two-player classic friends rooms (no timer): host, guest, spectator each."""
+    from games import actions
+    from games.actors import Actor
+    from games.models import Seat
+
+    ids = []
+    for n in range(count):
+        host, guest = people[3 * n], people[3 * n + 1]
+        as_host = Actor(host.user_id, host.key, host.username)
+        seats = [actions.SeatSpec(Seat.Kind.HUMAN), actions.SeatSpec(Seat.Kind.OPEN)]
+        game = actions.create_game(as_host, "friends", "classic", {}, seats)
+        actions.do_join(game.pk, Actor(guest.user_id, guest.key, guest.username))
+        actions.do_start(game.pk, as_host)
+        ids.append(str(game.pk))
+    return ids
+
+
+# --- the browsers ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Window:
+    """One measured period: the actions sent in it and what became of them."""
+
+    name: str
+    games: int
+    target: float  # actions/s asked for
+    seconds: float = 0.0
+    sent: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    busy: int = 0  # ticks skipped: the game's previous action hadn't reached everyone yet
+    cpu: dict[str, float] = field(default_factory=dict)
+    rss: list[float] = field(default_factory=list)
+    error_kinds: dict[str, int] = field(default_factory=dict)
+
+    def error(self, kind: str) -> None:
+        self.errors += 1
+        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+
+    @property
+    def done(self) -> int:
+        return len(self.latencies)
+
+    @property
+    def rate(self) -> float:
+        return self.done / self.seconds if self.seconds else 0.0
+
+    def ms(self, p: float) -> float:
+        return percentile(self.latencies, p) * 1000
+
+    @property
+    def passed(self) -> bool:
+        return self.done > 0 and self.errors == 0 and self.ms(99) < P99_LIMIT_MS
+
+
+@dataclass
+class Pending:
+    after: int  # the version acted on: a board above it is the answer
+    sent_at: float
+    waiting: set[int]
+    window: Window
+
+
+class Viewer:
+    """One browser tab on a game: a seat's (index 0 or 1) or the spectator's (index 2)."""
+
+    def __init__(self, game: LiveGame, index: int, person: Person, port: int):
+        self.game, self.index, self.person, self.port = game, index, person, port
+        self.version = -1
+        self.board = ""
+        self.ws = None
+        self.reader: asyncio.Task | None = None
+        self.http: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self.csrf = secrets.token_hex(16)  # 32 characters: a CSRF secret Django accepts as is
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(
+            f"ws://127.0.0.1:{self.port}/ws/games/{self.game.id}/",
+            origin=self.origin,
+            additional_headers={"Cookie": f"sessionid={self.person.session}"},
+            max_size=None,
+            open_timeout=30,
+        )
+        first = await asyncio.wait_for(self.ws.recv(), 30)
+        self.seen(first)
+        if self.reader is None:
+            self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        """Every frame until the bench stops; a dropped socket is an error, and is reopened after a
+        second as htmx's ws extension does (the server sends the whole board on connect)."""
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+        bench = self.game.bench
+        while not bench.stopping:
+            try:
+                async for message in self.ws:
+                    self.seen(message)
+            except ConnectionClosed:
+                pass
+            if bench.stopping:
+                return
+            bench.fault("socket closed", self.game)
+            while not bench.stopping:
+                await asyncio.sleep(1.0)
+                try:
+                    await self.connect()
+                    break
+                except (TimeoutError, OSError, InvalidHandshake, ConnectionClosed):
+                    bench.reconnect_failures += 1
+
+    def seen(self, message: str, now: float | None = None) -> None:
+        if 'id="game-live"' not in message[:200]:
+            if "toast-error" in message:
+                self.game.bench.fault("refused (toast)", self.game)
+            return
+        version = int(VERSION_RE.search(message).group(1))
+        if version < self.version:
+            return  # an older push that crossed a newer POST answer: the page keeps the newer
+        self.version = version
+        if self.index < 2:
+            self.board = message
+        self.game.reached(self.index, version, now or time.perf_counter())
+
+    async def post(self, path: str, values: dict) -> tuple[int, str]:
+        """One htmx POST on a kept-alive connection (reopened if the server closed it)."""
+        body = urlencode(values).encode()
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            f"Cookie: sessionid={self.person.session}; csrftoken={self.csrf}\r\n"
+            f"X-CSRFToken: {self.csrf}\r\nHX-Request: true\r\nHX-Target: game-live\r\n"
+            f"Origin: {self.origin}\r\nReferer: {self.origin}/games/{self.game.id}/\r\n"
+            "Content-Type: application/x-www-form-urlencoded; charset=UTF-8\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        for attempt in (1, 2):
+            if self.http is None:
+                self.http = await asyncio.open_connection("127.0.0.1", self.port)
+            reader, writer = self.http
+            try:
+                writer.write(head + body)
+                return await _response(reader)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                writer.close()
+                self.http = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+        if self.http is not None:
+            self.http[1].close()
+
+
+async def _response(reader: asyncio.StreamReader) -> tuple[int, str]:
+    status_line = await reader.readuntil(b"\r\n")
+    status = int(status_line.split()[1])
+    headers: dict[str, str] = {}
+    while True:
+        line = await reader.readuntil(b"\r\n")
+        if line == b"\r\n":
+            break
+        name, _, value = line.decode("latin-1").partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if "content-length" in headers:
+        body = await reader.readexactly(int(headers["content-length"]))
+    elif headers.get("transfer-encoding", "").lower() == "chunked":
+        parts = []
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            parts.append(await reader.readexactly(size + 2))
+            if size == 0:
+                break
+        body = b"".join(p[:-2] for p in parts)
+    else:
+        body = await reader.read()
+    return status, body.decode("utf-8", "replace")
+
+
+class LiveGame:
+    def __init__(self, bench: Bench, game_id: str, people: list[Person], port: int):
+        self.bench, self.id = bench, game_id
+        self.viewers = [Viewer(self, i, p, port) for i, p in enumerate(people)]
+        self.pending: Pending | None = None
+        self.over = False
+
+    def reached(self, index: int, version: int, now: float) -> None:
+        pending = self.pending
+        if pending is None or version <= pending.after:
+            return
+        pending.waiting.discard(index)
+        if not pending.waiting:
+            pending.window.latencies.append(now - pending.sent_at)
+            self.pending = None
+
+    def next_action(self) -> tuple[Viewer, str, dict] | None:
+        newest = max(v.version for v in self.viewers[:2])
+        for seat in self.viewers[:2]:
+            head = seat.board[:1500]
+            if seat.version != newest or 'data-my-turn="1"' not in head:
+                continue
+            if 'data-can-roll="1"' in head:
+                return seat, "roll", {"version": newest}
+            options = [
+                (token, option)
+                for token, raw in OPTIONS_RE.findall(seat.board)
+                for option in json.loads(htmllib.unescape(raw))
+            ]
+            if options:
+                token, option = random.choice(options)
+                colour, index = token.split(":")
+                values = {"version": newest, "colour": colour, "index": index}
+                if option.get("die") not in (None, ""):
+                    values["die"] = option["die"]
+                if option.get("pair"):
+                    values["pair"] = "true"
+                return seat, "move", values
+        if any('data-status="finished"' in v.board[:600] for v in self.viewers[:2]):
+            self.over = True
+        return None
+
+    async def act(self, window: Window, via: str) -> None:
+        if self.over:
+            return
+        if self.pending is not None:
+            if time.perf_counter() - self.pending.sent_at > LOST_AFTER:
+                self.pending.window.error("board not everywhere after 5 s")
+                self.pending = None
+                for viewer in self.viewers:  # as the page does after a gap
+                    with contextlib.suppress(Exception):  # a closed socket reopens on its own
+                        await viewer.ws.send(json.dumps({"resync": viewer.version}))
+            window.busy += 1
+            return
+        chosen = self.next_action()
+        if chosen is None:
+            return
+        seat, name, values = chosen
+        self.pending = Pending(values["version"], time.perf_counter(), {0, 1, 2}, window)
+        window.sent += 1
+        if via == "ws":
+            try:
+                await seat.ws.send(json.dumps({"action": name, **values}))
+            except Exception as error:  # the socket dropped: it reopens on its own
+                self.bench.fault(f"send failed: {type(error).__name__}", self)
+            return
+        try:
+            status, body = await seat.post(f"/games/{self.id}/{name}", values)
+        except (OSError, asyncio.IncompleteReadError) as error:
+            self.bench.fault(f"POST failed: {type(error).__name__}", self)
+            return
+        if status != 200:
+            self.bench.fault(f"POST {status}", self)
+            return
+        seat.seen(body, time.perf_counter())
+
+
+class Bench:
+    def __init__(self, stack: Stack, via: str):
+        self.stack, self.via = stack, via
+        self.games: list[LiveGame] = []
+        self.window: Window | None = None
+        self.stopping = False
+        self.connect_failures = 0
+        self.reconnect_failures = 0
+
+    def fault(self, kind: str, game: LiveGame | None = None) -> None:
+        if self.window is not None:
+            self.window.error(kind)
+        if game is not None and game.pending is not None:
+            game.pending = None
+
+    async def connect(self, rooms: list[tuple[str, list[Person]]]) -> None:
+        """Open every viewer's socket, a few at a time, as pages load."""
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+        start = len(self.games)
+        for n, (game_id, people) in enumerate(rooms):
+            port = self.stack.ports[(start + n) % len(self.stack.ports)]
+            self.games.append(LiveGame(self, game_id, people, port))
+        gate = asyncio.Semaphore(10)
+
+        async def open_one(viewer: Viewer) -> None:
+            async with gate:
+                for attempt in range(4):  # as htmx's ws extension, retry after a pause
+                    try:
+                        await viewer.connect()
+                        return
+                    except (TimeoutError, OSError, InvalidHandshake, ConnectionClosed) as error:
+                        self.connect_failures += 1
+                        if attempt == 3:
+                            raise RuntimeError(f"can't open {viewer.game.id}'s socket") from error
+                        await asyncio.sleep(1.0 + attempt)
+
+        fresh = [v for g in self.games[start:] for v in g.viewers]
+        await asyncio.gather(*(open_one(v) for v in fresh))
+        await asyncio.sleep(1.0)  # the presence pushes of the new connections settle
+
+    async def heartbeats(self) -> None:
+        while not self.stopping:
+            viewers = [v for g in self.games for v in g.viewers]
+            if not viewers:
+                await asyncio.sleep(1.0)
+                continue
+            step = HEARTBEAT / len(viewers)
+            for viewer in viewers:
+                if self.stopping:
+                    return
+                with contextlib.suppress(Exception):
+                    await viewer.ws.send(json.dumps({"heartbeat": "1"}))
+                await asyncio.sleep(step)
+
+    async def settle(self, limit: float = 15.0) -> None:
+        """Wait until the web processes idle: the last window's backlog must not load the next."""
+        end = time.perf_counter() + limit
+        last = self.stack.web_cpu()
+        while time.perf_counter() < end:
+            await asyncio.sleep(0.5)
+            now = self.stack.web_cpu()
+            if now - last < 0.05 * len(self.stack.web):  # under 10% of a CPU per process
+                return
+            last = now
+
+    async def run_window(self, window: Window, seconds: float) -> Window:
+        games = self.games[: window.games]
+        interval = window.games / window.target
+        await self.settle()
+        self.window = window
+        before = self.stack.cpu()
+        started = time.perf_counter()
+        end = started + seconds
+
+        async def drive(game: LiveGame, offset: float) -> None:
+            tick = started + offset
+            while tick < end:
+                await asyncio.sleep(max(0.0, tick - time.perf_counter()))
+                await game.act(window, self.via)
+                tick += interval
+
+        await asyncio.gather(*(drive(g, random.uniform(0, interval)) for g in games))
+        # Let the last actions arrive (they count in this window), then close it.
+        drain_end = time.perf_counter() + LOST_AFTER
+        while any(g.pending for g in games) and time.perf_counter() < drain_end:
+            await asyncio.sleep(0.02)
+        for game in games:
+            if game.pending is not None and game.pending.window is window:
+                window.error("board not everywhere after 5 s")
+                game.pending = None
+        window.seconds = seconds
+        after = self.stack.cpu()
+        window.cpu = {k: after[k] - before[k] for k in after}
+        window.rss = self.stack.rss()
+        self.window = None
+        return window
+
+    async def close(self) -> None:
+        self.stopping = True
+        await asyncio.gather(
+            *(v.close() for g in self.games for v in g.viewers), return_exceptions=True
+        )
+
+
+# --- one server's run --------------------------------------------------------------------------------
+
+
+def ramp_targets(start: float, limit: int) -> list[float]:
+    targets, rate = [], start
+    for _ in range(limit):
+        targets.append(round(rate))
+        rate *= 1.4
+    return targets
+
+
+def loadavg() -> str:
+    return Path("/proc/loadavg").read_text().split(" ", 1)[0]
+
+
+async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
+    """The fixed-rate windows, the ramp (over the 50-game set, before the 200 games are opened, so an
+    overloaded 200-game window can't spoil it), then 200 games; each skipped if the time is short."""
+    bench = Bench(stack, args.via)
+    windows: list[Window] = []
+    beats = asyncio.create_task(bench.heartbeats())
+    left = lambda: deadline - time.monotonic()  # noqa: E731
+    step_cost = LOST_AFTER + 5  # drain and settle, roughly, beyond the window itself
+
+    def skip(what: str) -> None:
+        print(
+            f"{stack.server:8} {what}: not measured, the time budget (--budget) is spent",
+            flush=True,
+        )
+
+    async def phase(games: int) -> None:
+        have = len(bench.games)
+        if games > have:
+            if left() < args.phase_seconds + step_cost + 10:
+                return skip(f"{games} games")
+            began, retries = time.perf_counter(), bench.connect_failures
+            try:
+                made = await asyncio.to_thread(rooms, have, games)  # the ORM is sync-only
+                await asyncio.wait_for(bench.connect(made), left() - args.phase_seconds - step_cost)
+            except TimeoutError:
+                return skip(f"{games} games (opening their sockets took too long)")
+            print(
+                f"{stack.server:8} opened {3 * (games - have)} sockets in "
+                f"{time.perf_counter() - began:.1f} s ({bench.connect_failures - retries} retried)",
+                flush=True,
+            )
+        if left() < args.phase_seconds + step_cost:
+            return skip(f"{games} games")
+        w = await bench.run_window(
+            Window(f"{games} games", games, games / args.interval), args.phase_seconds
+        )
+        print(row(stack.server, w), flush=True)
+        windows.append(w)
+
+    try:
+        print(f"{stack.server:8} load average {loadavg()} before", flush=True)
+        small = [g for g in args.phases if g <= 50]
+        for games in small:
+            await phase(games)
+        ramp_games = len(bench.games)
+        for target in ramp_targets(args.ramp_start, args.ramp_steps):
+            if ramp_games / target < 0.3:
+                break  # a game can't act faster than its board's round trip
+            if left() < args.step_seconds + step_cost:
+                skip(f"ramp {target}/s")
+                break
+            w = await bench.run_window(
+                Window(f"ramp {target}/s", ramp_games, target), args.step_seconds
+            )
+            print(row(stack.server, w), flush=True)
+            windows.append(w)
+            if not w.passed:
+                break
+        for games in args.phases:
+            if games > 50:
+                await phase(games)
+        print(f"{stack.server:8} load average {loadavg()} after", flush=True)
+    finally:
+        beats.cancel()
+        await bench.close()
+    return windows
+
+
+HEADER = (
+    f"{'server':8} {'window':14} {'target/s':>8} {'act/s':>6} {'p50 ms':>7} {'p99 ms':>7} "
+    f"{'max ms':>7} {'errors':>6} {'busy':>5} | CPU ms/action: {'web':>5} {'celery':>6} "
+    f"{'pg*':>5} {'redis*':>6} {'bench':>5} | web RSS MB"
+)
+
+
+def row(server: str, w: Window) -> str:
+    per = {k: (v / w.done * 1000 if w.done else float("nan")) for k, v in w.cpu.items()}
+    rss = " ".join(f"{r:.0f}" for r in w.rss)
+    kinds = ", ".join(f"{k}: {n}" for k, n in w.error_kinds.items())
+    return (
+        f"{server:8} {w.name:14} {w.target:8.1f} {w.rate:6.1f} {w.ms(50):7.1f} {w.ms(99):7.1f} "
+        f"{w.ms(100):7.1f} {w.errors:6d} {w.busy:5d} |               {per['web']:5.1f} "
+        f"{per['celery']:6.2f} {per['postgres*']:5.1f} {per['redis*']:6.2f} {per['bench']:5.1f} "
+        f"| {rss}" + (f"   ({kinds})" if kinds else "")
+    )
+
+
+def run_server(server: str, args, env: dict, logs: Path, deadline: float) -> list[Window]:
+    flush(env)
+    games = max(args.phases)
+    people = make_people(3 * games)
+    groups = [people[3 * n : 3 * n + 3] for n in range(games)]
+    stack = Stack(server, args.processes, env, logs)
+
+    def rooms(start: int, end: int) -> list[tuple[str, list[Person]]]:
+        """Rooms for games start..end-1, made when a window first needs them."""
+        from django.db import connection
+
+        ids = make_rooms(people[3 * start : 3 * end], end - start)
+        connection.close()  # the bench holds no connection while it measures
+        return list(zip(ids, groups[start:end], strict=True))
+
+    try:
+        stack.start()
+        return asyncio.run(measure(stack, rooms, args, deadline))
+    finally:
+        stack.stop()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", default="daphne,uvicorn", help="daphne, uvicorn or both")
+    parser.add_argument("--processes", type=int, default=1, help="ASGI server processes")
+    parser.add_argument("--via", choices=("post", "ws"), default="post")
+    parser.add_argument("--interval", type=float, default=2.0, help="s between a game's actions")
+    parser.add_argument("--quick", action="store_true", help="10 and 50 games, short windows")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=330.0,
+        help="s for the whole run; windows that don't fit are skipped (and say so)",
+    )
+    args = parser.parse_args()
+    random.seed(args.seed)
+    # A SIGTERM (a timeout, a CI step cancelled) unwinds like Ctrl-C, so the processes we started stop.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    if args.quick:
+        args.phases, args.phase_seconds, args.step_seconds, args.ramp_steps = [10, 50], 5, 4, 5
+    else:
+        args.phases, args.phase_seconds, args.step_seconds, args.ramp_steps = (
+            [10, 50, 200], 10, 6, 8,
+        )  # fmt: skip
+    args.ramp_start = 4.0
+    servers = [s.strip() for s in args.server.split(",") if s.strip()]
+    if not servers or any(s not in ("daphne", "uvicorn") for s in servers):
+        parser.error("--server: daphne, uvicorn, or both separated by a comma")
+
+    database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    for url in (database_url, redis_url):
+        local_only(url)
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DJANGO_SETTINGS_MODULE": "ludopat.settings",
+        "DEBUG": "0",
+        "LUDOPAT_TEST_SEEDS": "0",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    os.environ.update(env)
+    logs = Path(tempfile.mkdtemp(prefix="ludopat-bench-live-"))
+    began = time.monotonic()
+    prepare_database(env)
+    import django
+
+    django.setup()
+    print(
+        f"{os.cpu_count()} CPUs; {args.processes} web process(es) per server; actions by {args.via};"
+        f" at most {env['LUDOPAT_BENCH_DB_SLOTS']} database connections;"
+        f" logs in {logs}\n* shared with everything else on this machine\n{HEADER}",
+        flush=True,
+    )
+    results: dict[str, list[Window]] = {}
+    for n, server in enumerate(servers):
+        share = (args.budget - (time.monotonic() - began)) / (len(servers) - n)
+        results[server] = run_server(server, args, env, logs, time.monotonic() + share)
+
+    print()
+    for server, windows in results.items():
+        at50 = next((w for w in windows if w.name == "50 games"), None)
+        passing = [w for w in windows if w.passed]
+        capacity = max((w.rate for w in passing), default=0.0)
+        p99 = at50.ms(99) if at50 else float("nan")
+        errors50 = at50.errors if at50 else 0
+        print(
+            f"{server}: p99 {p99:.1f} ms and {errors50} errors at 50 games every "
+            f"{args.interval:g} s; capacity {capacity:.0f} actions/s"
+        )
+    print(f"total {time.monotonic() - began:.0f} s")
+    first = results[servers[0]]
+    at50 = next((w for w in first if w.name == "50 games"), None)
+    capacity = max((w.rate for w in first if w.passed), default=0.0)
+    print(
+        f"live p99={at50.ms(99) if at50 else float('nan'):.0f} ms at 50 games, capacity {capacity:.0f} actions/s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
