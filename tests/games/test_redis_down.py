@@ -47,3 +47,19 @@ def test_an_untimed_room_plays_on_though_nobody_can_be_seen(django_user_model, r
     answer = browser.post(f"/games/{game.pk}/roll", {"version": game.version}, **HTMX)
     assert answer.status_code == 200, answer.content.decode()[:300]  # not "Waiting for ..."
     assert fresh(game).version == game.version + 1
+
+
+def test_no_page_answers_a_500(client, django_user_model, redis_down):
+    from tests.hardening.test_hostile_input import fill, url_patterns
+
+    people = [django_user_model.objects.create_user(n) for n in ("alice", "bob")]
+    room = friends_room(member(people[0]), [member(people[1])])
+    ids = {"game_id": room.pk, "username": "alice", "mode": "computer", "ruleset": "classic"}
+    client.force_login(people[1])
+    stranger = Client()
+    routes = [route for route, _ in url_patterns()]
+    assert any("<gameid:game_id>/live" in r for r in routes)  # the URLconf really was read
+    for route in routes:
+        for browser in (client, stranger):
+            url = fill(route, ids)
+            assert browser.get(url).status_code < 500, url
