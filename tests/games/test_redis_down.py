@@ -63,3 +63,33 @@ def test_no_page_answers_a_500(client, django_user_model, redis_down):
         for browser in (client, stranger):
             url = fill(route, ids)
             assert browser.get(url).status_code < 500, url
+
+
+def test_a_timed_room_gives_the_player_the_whole_timer(django_user_model, redis_down, settings):
+    """Nobody can be seen, so nobody is treated as disconnected: no early hand-over to the computer."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import actions
+    from games.actions import SeatSpec, TimerSpec
+    from games.models import Seat
+
+    settings.LUDOPAT_DISCONNECT_GRACE = 1
+    alice, bob = (member(django_user_model.objects.create_user(n)) for n in ("alice", "bob"))
+    game = actions.create_game(
+        alice,
+        "friends",
+        "twodice",
+        {},
+        [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
+        TimerSpec(30, 2, 60),
+    )
+    actions.do_join(game.pk, bob)
+    actions.do_start(game.pk, alice)
+    Game.objects.filter(pk=game.pk).update(started=timezone.now() - timedelta(minutes=5))
+    seat = turn_seat(game)
+    actor = alice if seat.user_id == alice.user_id else bob
+    actions.do_roll(game.pk, actor, fresh(game).version)
+    game = fresh(game)
+    assert game.turn_deadline is not None and game.deadline == game.turn_deadline
