@@ -14,11 +14,12 @@ from django.utils import timezone
 
 from leaderboard.results import record_round
 
+from .. import engine
 from ..actors import Actor, seats_of, sits_in
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..public_rounds import keep_round
-from .core import lock_game, players_of, record_action, reseed, save_game, seats_in
+from .core import lock_game, record_action, reseed, save_game, seats_in
 from .setup import start_round
 from .stakes import refuse_if_staked, settle_round
 
@@ -111,10 +112,7 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
 def _new_round(game: Game, seats: list[Seat]) -> None:
     # Already written if the round ended (finish_round); a round that never finished has none yet.
     keep_round(game, seats, game.result_places if game.status == Game.Status.FINISHED else [])
-    players = players_of(game)
-    if game.ruleset != "duel":
-        last_first = players[0]
-        players = players[1:] + [last_first]
+    players = [list(p) for p in engine.next_round_players(game.ruleset, game.players)]
     game.round += 1
     game.players = players
     reseed(game)

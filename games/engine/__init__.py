@@ -15,6 +15,7 @@ from .game import (
     legal_moves,
     move,
     new_game,
+    next_round_players,
     roll,
     ruleset,
     seat_colours,
@@ -59,6 +60,7 @@ __all__ = [
     "new_game",
     "roll",
     "ruleset",
+    "next_round_players",
     "seat_colours",
     "seat_counts",
 ]

@@ -23,6 +23,7 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]] = {}
 CORNERS = {"red": 0, "blue": 2}
 PLAYERS = (("red",), ("blue",))
 SEAT_COUNTS: tuple[int, ...] = (2,)
+FIRST_TURN_PASSES = False  # red starts every round (RULES.md)
 
 VARIANT = onedie.Variant(
     name=NAME,

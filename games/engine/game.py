@@ -21,6 +21,8 @@ class RuleSet(Protocol):
     # option name -> (default, allowed values); allowed values' types are checked strictly (bool is not int)
     OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]]
     SEAT_COUNTS: tuple[int, ...]  # how many players may play it, fewest first
+    # Whether a room's next round hands the first turn on (RULES.md: duel's red starts every round).
+    FIRST_TURN_PASSES: bool
 
     @property
     def CORNERS(self) -> Mapping[str, int]:
@@ -86,6 +88,21 @@ def seat_colours(name: str, count: int) -> tuple[tuple[str, ...], ...]:
     ((('red',), ('green',), ('yellow',)), (('red', 'green'), ('yellow', 'blue')))
     """
     return ruleset(name).seat_colours(count)
+
+
+def next_round_players(name: str, players: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
+    """The turn order of a room's next round: the first turn passes to the next player, who is
+    listed first (RULES.md section 1), unless the rule set fixes who starts.
+
+    >>> next_round_players("classic", [["red"], ["green"], ["yellow"]])
+    (('green',), ('yellow',), ('red',))
+    >>> next_round_players("duel", [["red"], ["blue"]])
+    (('red',), ('blue',))
+    """
+    order = tuple(tuple(p) for p in players)
+    if not ruleset(name).FIRST_TURN_PASSES or not order:
+        return order
+    return order[1:] + order[:1]
 
 
 def corners(name: str) -> dict[str, int]:

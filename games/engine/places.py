@@ -36,6 +36,7 @@ VARIANT = onedie.Variant(
 # Each colour plays from its own corner; 2 to 4 seats, coloured as RULES.md section 3 says.
 CORNERS = CORNER
 SEAT_COUNTS = onedie.SEAT_COUNTS
+FIRST_TURN_PASSES = True
 seat_colours = onedie.default_players
 
 

@@ -52,6 +52,7 @@ SEEDS = 4  # per colour
 SIDES = (frozenset({"red", "green"}), frozenset({"yellow", "blue"}))
 PLAYERS = (("red", "green"), ("yellow", "blue"))  # the seats, seat 0 first
 SEAT_COUNTS: tuple[int, ...] = (2,)
+FIRST_TURN_PASSES = True
 CORNERS = CORNER  # each colour plays from its own corner
 TOTAL = "total"
 
