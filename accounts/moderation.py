@@ -183,6 +183,17 @@ def lift_expired_ban(username: str) -> bool:
         return True
 
 
+def lift_expired_bans() -> int:
+    """Every timed ban whose end has passed is lifted (beat runs this; a log-in attempt does it too),
+    so the player's profile and standings come back on time. Returns how many were lifted."""
+    users = (
+        get_user_model()
+        .objects.filter(banned_at__isnull=False, banned_until__lte=timezone.now())
+        .values_list("username", flat=True)
+    )
+    return sum(lift_expired_ban(username) for username in list(users))
+
+
 def end_sessions(user_id: int) -> int:
     """Delete the account's sessions (those its log-ins recorded; an older session is refused anyway,
     since Django gives no session the user of an inactive account)."""

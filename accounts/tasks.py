@@ -11,3 +11,11 @@ def clear_sessions() -> None:
     """Delete expired sessions: every anonymous page view writes a session row (the player key), and
     without this they pile up for ever."""
     call_command("clearsessions")
+
+
+@shared_task(name="accounts.tasks.lift_expired_bans")
+def lift_expired_bans() -> int:
+    """Timed bans end on time (accounts.moderation)."""
+    from .moderation import lift_expired_bans as lift
+
+    return lift()

@@ -243,6 +243,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
         "options": {"expires": 3600.0},
     },
+    # Timed bans end on time (accounts.moderation.lift_expired_bans).
+    "lift-expired-bans": {
+        "task": "accounts.tasks.lift_expired_bans",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
     # Games nobody finishes are closed (games.actions.idle); they would stay "playing" for ever.
     "close-idle-games": {
         "task": "games.tasks.close_idle_games",

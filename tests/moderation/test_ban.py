@@ -117,3 +117,19 @@ def test_the_session_index_forgets_expired_sessions(player):
     second = logged_in(player)
     keys = set(AccountSession.objects.filter(user=player).values_list("session_key", flat=True))
     assert keys == {second.session.session_key}
+
+
+@pytest.mark.django_db
+def test_beat_lifts_timed_bans_that_ended(player, moderator, django_user_model):
+    from accounts.tasks import lift_expired_bans
+
+    other = django_user_model.objects.create_user("other", password=PASSWORD)
+    moderation.do_ban(moderator, player, "Cool off", until=timezone.now() + timedelta(hours=1))
+    moderation.do_ban(moderator, other, "For good")
+    assert lift_expired_bans() == 0
+    django_user_model.objects.filter(pk=player.pk).update(
+        banned_until=timezone.now() - timedelta(seconds=1)
+    )
+    assert lift_expired_bans() == 1
+    assert Client().get(reverse("profile", args=["troll"])).status_code == 200
+    assert not django_user_model.objects.get(pk=other.pk).is_active
