@@ -7,6 +7,8 @@ from datetime import timedelta
 from django import forms
 from django.utils import timezone
 
+from ludopat.numbers import AsciiIntegerField
+
 DURATIONS = [
     ("1", "1 hour"),
     ("24", "1 day"),
@@ -38,7 +40,7 @@ class RenameForm(ReasonForm):
 
 
 class CoinsForm(ReasonForm):
-    amount = forms.IntegerField(
+    amount = AsciiIntegerField(
         help_text="Coins to add; negative to take (a wallet never goes below zero).",
         min_value=-1_000_000,
         max_value=1_000_000,

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import throttle
 from games.errors import GameError
 from leaderboard.player import player_page
+from ludopat.numbers import page_number
 
 from .forms import SignUpForm
 from .models import User
@@ -47,7 +48,7 @@ def signup(request):
 
 def profile(request, username: str):
     player = get_object_or_404(User, username=username, is_active=True)
-    context = player_page(player, request.GET.get("page"))
+    context = player_page(player, page_number(request.GET.get("page")))
     return render(request, "accounts/profile.html", context)
 
 

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from games.errors import GameError
+from ludopat.numbers import page_number
 
 from .ledger import grants, history
 
@@ -17,7 +18,8 @@ PER_PAGE = 25
 
 @login_required
 def wallet(request):
-    page = Paginator(history.history(request.user.pk), PER_PAGE).get_page(request.GET.get("page"))
+    number = page_number(request.GET.get("page"))
+    page = Paginator(history.history(request.user.pk), PER_PAGE).get_page(number)
     context = {"summary": history.summary(request.user.pk), "page": page}
     return render(request, "accounts/wallet.html", context)
 

@@ -9,6 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from ludopat.numbers import page_number
+
 from .models import ALL_RULESETS, Board
 from .standings import (
     BOARD_CHOICES,
@@ -40,7 +42,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     rows = standings(window, ruleset, board)
     if search:  # the players found keep their real ranks
         rows = with_ranks(rows.filter(user__username__icontains=search))
-    page = Paginator(rows, PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(rows, PER_PAGE).get_page(page_number(request.GET.get("page")))
     first = (page.number - 1) * PER_PAGE
     entries = [
         {

@@ -48,3 +48,8 @@ class AsciiIntegerField(forms.IntegerField):
         if number is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return number
+
+
+def page_number(raw: object) -> int:
+    """A `?page=` for Django's Paginator (which would take "٣" as 3): ASCII digits, else page 1."""
+    return parse_int(raw, lo=1) or 1
