@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.contrib.auth import get_user_model
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -63,22 +64,42 @@ def standings(window: Window, ruleset: str = ALL_RULESETS, board: str = Board.PE
 
 
 def with_ranks(rows: QuerySet) -> QuerySet:
-    """`rows` with `.rank` annotated: 1 + how many rows of the same table rank ahead (one query, each
-    count an index range of the `standing_rank` index)."""
+    """`rows` with `.rank` annotated, in the same query: 1 + the rows of the same table ranked ahead.
+
+    Counted in three parts so the big one stays cheap at any size: everyone with more points (one
+    range of the `standing_order` index, counted from the index alone), the ties on points decided by
+    wins, then who got there first (a small range), less the banned players among those ahead (a
+    banned player leaves the standings; there are few, found from the accounts side).
+    """
     points, wins, reached = OuterRef("points"), OuterRef("wins"), OuterRef("reached_at")
-    ahead = Standing.objects.filter(
+    table = Standing.objects.filter(
         ruleset=OuterRef("ruleset"),
         board=OuterRef("board"),
         period=OuterRef("period"),
         start=OuterRef("start"),
-    ).filter(user__is_active=True).filter(
-        Q(points__gt=points)
-        | Q(points=points, wins__gt=wins)
-        | Q(points=points, wins=wins, reached_at__lt=reached)
-        | Q(points=points, wins=wins, reached_at=reached, user_id__lt=OuterRef("user_id"))
     )
-    count = ahead.order_by().values("start").annotate(n=Count("pk")).values("n")
-    return rows.annotate(rank=Coalesce(Subquery(count), 0) + 1)
+    tie_ahead = (
+        Q(wins__gt=wins)
+        | Q(wins=wins, reached_at__lt=reached)
+        | Q(wins=wins, reached_at=reached, user_id__lt=OuterRef("user_id"))
+    )
+    rank = (
+        1
+        + _count(table.filter(points__gt=points))
+        + _count(table.filter(Q(points=points) & tie_ahead))
+    )
+    if get_user_model().objects.filter(is_active=False).exists():
+        banned_ahead = table.filter(user__is_active=False).filter(
+            Q(points__gt=points) | (Q(points=points) & tie_ahead)
+        )
+        rank -= _count(banned_ahead)
+    return rows.annotate(rank=rank)
+
+
+def _count(rows: QuerySet):
+    """COUNT(*) of `rows` as a subquery expression (0 when there are none)."""
+    counted = rows.order_by().values("start").annotate(n=Count("*")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
 def standing_of(user, window: Window, ruleset: str, board: str) -> Standing | None:

@@ -170,3 +170,22 @@ def test_a_newcomer_has_no_history(client):
     accounts("ann")
     page = client.get("/u/ann/").content.decode()
     assert "No finished games yet." in page and "No ranked rounds yet." in page
+
+
+def test_a_banned_player_ahead_does_not_push_my_rank_down(client):
+    ann, ben, cat = accounts("ann", "ben", "cat")
+    now = timezone.now()
+    write([ann, None], now - timedelta(minutes=3))
+    write([ann, None], now - timedelta(minutes=2))
+    write([ben, None], now - timedelta(minutes=1))
+    write([None, cat], now)
+    ann.is_active = False
+    ann.save(update_fields=["is_active"])
+
+    client.force_login(cat)
+    page = client.get("/leaderboard/?board=all").content.decode()
+    assert names_in_order(page) == ["ben", "cat"]
+    assert "You are <strong>#2</strong>" in page
+    found = client.get("/leaderboard/?board=all&q=ben").content.decode()
+    assert "<td>1</td>" in found
+    assert "#1" in client.get("/u/ben/").content.decode()
