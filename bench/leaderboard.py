@@ -218,22 +218,32 @@ def measure(rng: random.Random, users: list, repeat: int) -> float:
         client.get(paths[0])
     everything: list[float] = []
     worst = 0.0
-    print(f"{'page':44} {'median':>8} {'p99':>8}  (ms, {repeat} requests each)")
+    load = os.getloadavg()[0]
+    print(f"load average before timing: {load:.1f} on {os.cpu_count()} CPUs (others share them)")
+    print(
+        f"{'page':44} {'median':>8} {'p99':>8} {'cpu':>6}"
+        f"  (ms of server time, {repeat}+ requests each; cpu: this process's median)"
+    )
     for name, paths in kinds.items():
-        times = []
+        times, cpu = [], []
         for path in paths:
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.process_time()
             response = client.get(path)
             times.append((time.perf_counter() - began) * 1000)
+            cpu.append((time.process_time() - began_cpu) * 1000)
             if response.status_code not in (200, 302):
                 raise SystemExit(f"{path} answered {response.status_code}")
         p99 = percentile(times, 99)
         worst = max(worst, p99)
         everything += times
-        print(f"{name:44} {statistics.median(times):8.1f} {p99:8.1f}", flush=True)
+        print(
+            f"{name:44} {statistics.median(times):8.1f} {p99:8.1f} {statistics.median(cpu):6.1f}",
+            flush=True,
+        )
     print(
         f"{'all pages':44} {statistics.median(everything):8.1f} {percentile(everything, 99):8.1f}"
     )
+    print(f"load average after timing: {os.getloadavg()[0]:.1f}")
     return worst
 
 
