@@ -1,0 +1,289 @@
+"""Several processes behave as one site: two daphne processes and two Celery workers (one task at a time
+each) on one database and one Redis, with the players' WebSockets on different processes.
+
+Nothing of a game lives in a process's memory (ARCHITECTURE "A move, end to end"), so a move made through
+one process reaches the page held by the other, a timed-out turn is played once whichever worker (or the
+beat sweeper) gets there, a chat line said on one process is read on the other, and a staked game pays
+out once even when both players end it at the same moment from different processes.
+
+The processes run tests/integration/settings.py on the test database (PostgreSQL in CI); they start once
+for this module. The package's own worker is stopped meanwhile (the next test that needs it starts it
+again), so the two workers here are the only ones; the package's beat is the one beat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from channels.db import database_sync_to_async as in_db
+from channels.layers import channel_layers
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+
+from games import actions, actors, engine
+from games.actions import SeatSpec, TimerSpec
+from games.models import Action, ChatMessage, Game, Seat
+from tests.games.webplay import SEED, fresh, member, turn_seat
+from tests.integration.browsers import Page, is_board, message_line, version_of
+from tests.integration.conftest import AWAY_DELAY, GRACE, Service, wait_for
+from tests.stack import BIN, quiesce_games, service_env
+
+try:  # issue 10's staked rooms
+    from games.actions import stakes
+except ImportError:  # pragma: no cover - the ledger isn't in this checkout
+    stakes = None
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+TIMER = 3  # seconds per action (a test-only choice)
+
+
+@dataclass
+class TwoSites:
+    ports: tuple[int, int]
+    daphnes: list[Service]
+    workers: list[Service]
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _listening(service: Service, port: int, timeout: float = 30.0) -> None:
+    import socket
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if service.proc.poll() is not None:
+            raise RuntimeError(f"{service.name} exited:\n{service.text()[-3000:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"{service.name} did not listen on {port}:\n{service.text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def two_sites(celery_stack, django_db_blocker) -> Iterator[TwoSites]:
+    env = service_env("tests.integration.settings", django_db_blocker)
+    celery_stack.worker.stop()  # only this module's two workers take tasks meanwhile
+    ports = (_free_port(), _free_port())
+    daphnes = [
+        Service(f"scale-daphne-{n}",
+                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "ludopat.asgi:application"],
+                env)
+        for n, port in enumerate(ports)
+    ]  # fmt: skip
+    workers = [
+        Service(f"scale-worker-{n}",
+                [str(BIN / "celery"), "-A", "ludopat", "worker", "--loglevel", "INFO",
+                 "--concurrency", "1", "--without-gossip", "--without-mingle",
+                 "--without-heartbeat", "-n", f"scale{n}@%h"],
+                env)
+        for n in range(2)
+    ]  # fmt: skip
+    started = [*daphnes, *workers]
+    try:
+        for service in started:
+            service.start()
+        for service, port in zip(daphnes, ports, strict=True):
+            _listening(service, port)
+        for worker in workers:
+            worker.wait_for_log("ready.")
+        yield TwoSites(ports, daphnes, workers)
+    finally:
+        for service in started:  # all at once: each may take a few seconds to wind down
+            if service.proc is not None and service.proc.poll() is None:
+                os.killpg(service.proc.pid, signal.SIGTERM)
+        for service in started:
+            service.stop()  # waits, and kills what is still running after 10 s
+
+
+@pytest.fixture
+def sites(two_sites, transactional_db, settings) -> Iterator[TwoSites]:
+    """The two sites for one test; this process's settings match theirs (whoever acts sets the next
+    deadline), and every game is stopped before the tables are flushed."""
+    settings.LUDOPAT_TEST_SEEDS = True
+    settings.LUDOPAT_FIXED_SERVER_SEED = SEED
+    settings.LUDOPAT_BOT_DELAY = 0.05
+    settings.LUDOPAT_DISCONNECT_GRACE = GRACE
+    settings.LUDOPAT_AWAY_DELAY = AWAY_DELAY
+    channel_layers.backends.clear()  # a layer made in another test's event loop can't be reused
+    for service in [*two_sites.daphnes, *two_sites.workers]:
+        assert service.proc.poll() is None, f"{service.name} died:\n{service.text()[-3000:]}"
+    yield two_sites
+    quiesce_games()
+
+
+def session_for(user) -> str:
+    """A logged-in browser's session, written directly (no password hashing)."""
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session[actors.PLAYER_KEY] = f"key-{user.pk}"  # as member() names the browser's key
+    session.save()
+    return session.session_key
+
+
+def two_people(prefix: str):
+    users = get_user_model().objects
+    alice, bob = users.create_user(f"{prefix}alice"), users.create_user(f"{prefix}bob")
+    return alice, bob
+
+
+def timed_room(alice, bob) -> Game:
+    game = actions.create_game(
+        member(alice),
+        "friends",
+        "twodice",
+        {},
+        [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
+        TimerSpec(TIMER, 1, 5),
+    )
+    actions.do_join(game.pk, member(bob))
+    return fresh(game)
+
+
+def next_action(game_id: str) -> tuple[int, str, dict]:
+    """The seat to act and what it plays: a roll, or its first legal move (the page's values)."""
+    game = Game.objects.get(pk=game_id)
+    seat = turn_seat(game)
+    state = actions.engine_state(game)
+    if engine.can_roll(state) and (state.awaiting == engine.ROLL or not engine.legal_moves(state)):
+        return seat.index, "roll", {"version": game.version}
+    move = engine.legal_moves(state)[0]
+    values = {"version": game.version, "colour": move.colour, "index": move.index}
+    if len(set(state.dice)) > 1 or move.die == "total":
+        values["die"] = move.die
+    if move.pair:
+        values["pair"] = True
+    return seat.index, "move", values
+
+
+def timeouts(game_id: str, **filters) -> int:
+    return Action.objects.filter(game_id=game_id, auto="timeout", **filters).count()
+
+
+async def test_two_processes_play_one_timed_game_as_one_site(sites):
+    alice, bob = await in_db(two_people)("")
+    game = await in_db(timed_room)(alice, bob)
+    sessions = [await in_db(session_for)(u) for u in (alice, bob)]
+    # Alice's page is served by the first daphne, Bob's by the second.
+    pages = [
+        await Page.open(name, port, game.pk, key)
+        for name, port, key in zip(("alice", "bob"), sites.ports, sessions, strict=True)
+    ]
+    try:
+        await in_db(actions.do_start)(game.pk, member(alice))
+        start = (await in_db(fresh)(game)).version
+        for page in pages:
+            await page.board_at(start)
+
+        # Each sees the other's moves: every action, sent on the actor's own process, reaches both.
+        acted_by = set()
+        for _ in range(8):
+            seat, name, values = await in_db(next_action)(game.pk)
+            acted_by.add(seat)
+            await pages[seat].send(name, **values)
+            boards = [await page.board_at(values["version"] + 1) for page in pages]
+            if version_of(boards[0]) == version_of(boards[1]):
+                assert message_line(boards[0]) == message_line(boards[1])
+        assert acted_by == {0, 1}, "both players acted"
+
+        # A timeout fires exactly once: nobody acts; one of the two workers (or the sweeper) plays
+        # the seat's turn when its deadline passes, and both pages show it.
+        waiting = await in_db(fresh)(game)
+        deadline, version = waiting.deadline, waiting.version
+        played = await in_db(wait_for)(
+            lambda: Action.objects.filter(
+                game_id=game.pk, deadline=deadline, auto="timeout"
+            ).first(),
+            TIMER + 6,
+        )
+        assert played.seq == version + 1
+        for page in pages:
+            await page.board_at(played.seq)
+        await asyncio.sleep(2.5)  # a second delivery, or the next sweep, would have played by now
+        assert await in_db(timeouts)(game.pk, deadline=deadline) == 1
+
+        # Chat opens during a pause; a line said on one process is read on the other, both ways.
+        current = await in_db(fresh)(game)
+        mark = [len(p.frames) for p in pages]
+        await pages[1].send("pause")
+        for page, since in zip(pages, mark, strict=True):
+            await page.wait_for(lambda f: is_board(f) and 'data-paused="1"' in f[:1500], 5, since)
+        assert (await in_db(fresh)(game)).is_paused
+        await pages[0].send("chat", text="hello from the first process")
+        await pages[1].send("chat", text="and back from the second")
+        for page in pages:
+            for said in ("hello from the first process", "and back from the second"):
+                await page.wait_for(lambda f, said=said: "#chat-log" in f and said in f, 5)
+        lines = await in_db(
+            lambda: list(ChatMessage.objects.filter(game_id=game.pk).values_list("user_id", "text"))
+        )()
+        assert sorted(lines) == sorted(
+            [(alice.pk, "hello from the first process"), (bob.pk, "and back from the second")]
+        )
+        assert current.version <= (await in_db(fresh)(game)).version
+    finally:
+        for page in pages:
+            await page.close()
+
+
+@pytest.mark.skipif(stakes is None, reason="staked rooms (issue 10) are not in this checkout")
+async def test_a_staked_game_ended_from_both_processes_at_once_settles_once(sites):
+    from accounts.ledger.history import balance_of
+    from accounts.ledger.models import LedgerTransaction
+    from tests.ledger_checks import assert_ledger_ok
+
+    alice, bob = await in_db(two_people)("staked-")
+    before = [await in_db(balance_of)(u.pk) for u in (alice, bob)]
+    game = await in_db(stakes.create_staked_room)(member(alice), "twodice", 100)
+    sessions = [await in_db(session_for)(u) for u in (alice, bob)]
+    pages = [
+        await Page.open(name, port, game.pk, key)
+        for name, port, key in zip(("alice", "bob"), sites.ports, sessions, strict=True)
+    ]
+    try:
+        await in_db(stakes.join_staked_room)(member(bob), game.pk)
+        started = await in_db(fresh)(game)
+        assert started.status == Game.Status.PLAYING
+        for page in pages:
+            await page.board_at(started.version)
+        # Both resign at the same moment, each through their own process: one ends the game.
+        await asyncio.gather(*(page.send("resign") for page in pages))
+        finished = await in_db(wait_for)(
+            lambda: fresh(game).status == Game.Status.FINISHED and fresh(game), 10
+        )
+        for page in pages:
+            await page.wait_for(lambda f: is_board(f) and 'data-status="finished"' in f[:600], 10)
+        await asyncio.sleep(1.0)  # the other resignation has been refused by now
+
+        @in_db
+        def settled():
+            payouts = LedgerTransaction.objects.filter(game_id=game.pk, kind="payout").count()
+            refunds = LedgerTransaction.objects.filter(game_id=game.pk, kind="refund").count()
+            return payouts, refunds, [balance_of(u.pk) for u in (alice, bob)]
+
+        payouts, refunds, after = await settled()
+        assert (payouts, refunds) == (1, 0)
+        winner = finished.result_places[0]
+        loser = 1 - winner
+        assert after[loser] == before[loser] - 100
+        assert before[winner] < after[winner] < before[winner] + 100  # the pot less the house's cut
+        await in_db(assert_ledger_ok)()
+    finally:
+        for page in pages:
+            await page.close()
