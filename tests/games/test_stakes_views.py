@@ -153,10 +153,10 @@ def test_the_result_shows_each_player_coins_and_new_balance(ann, bea):
     stakes.join_staked_room(member(bea[0]), game.pk)
     actions.do_resign(game.pk, member(bea[0]))
     winner = text(ann[1].get(f"/games/{game.pk}/"))
-    assert "You won 80 coins." in winner and 'data-testid="stake-balance">1,080' in winner
+    assert "You won 80 coins." in winner and 'data-nav-balance="1,080">1,080<' in winner
     assert "House cut: 20 coins of the 200 pot." in winner
     loser = text(bea[1].get(f"/games/{game.pk}/"))
-    assert "You lost 100 coins." in loser and 'data-testid="stake-balance">900' in loser
+    assert "You lost 100 coins." in loser and 'data-nav-balance="900">900<' in loser
     assert 'data-testid="new-round"' not in loser  # no new rounds for coins
     wallet = text(ann[1].get("/accounts/wallet/"))
     assert "Payout" in wallet and "house cut 20" in wallet and "+180" in wallet and "-100" in wallet
