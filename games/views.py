@@ -12,6 +12,7 @@ import time
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from ludopat.client_json import BadJson, as_fields, parse_object
@@ -174,7 +175,11 @@ def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
         return _refused(request, game_id, actor, error)
     if not request.htmx:
         target = request.POST.get("next", "")
-        if target.startswith("/") and not target.startswith("//"):
+        # Only our own pages: "/\evil.example" passes a startswith("/") check, and browsers read it
+        # as "//evil.example".
+        if target.startswith("/") and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
             return redirect(target)
         return redirect("game", game_id)
     game, seats = _load(game_id)
