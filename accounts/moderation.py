@@ -17,10 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import audit, sockets
+from .errors import ModerationError
 
-
-class ModerationError(Exception):
-    """A moderator's request that can't be done; the message says why, in a sentence."""
+__all__ = ["ModerationError"]  # raised by these services; admin code catches it from here
 
 
 def _require(moderator, permission: str) -> None:

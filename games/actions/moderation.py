@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import audit
-from accounts.moderation import ModerationError
+from accounts.errors import ModerationError
 
 from .. import broadcast
 from ..actors import Actor
