@@ -81,7 +81,7 @@ def _needs_account(actor: Actor, what: str) -> None:
 
 
 def refuse_if_staked(game: Game, what: str) -> None:
-    """For room actions that make no sense with a stake (adding a computer, starting by hand)."""
+    """For what a staked game doesn't have (new rounds: a rematch is a new room with new stakes)."""
     if game.stake:
         raise Conflict(f"A staked room can't {what}: it starts when an opponent joins.")
 
@@ -224,9 +224,8 @@ def _queue_lock(tier: int, ruleset: str) -> None:
     """One quick-match press per tier and rule set at a time, so two people pressing together are
     paired with each other instead of both waiting. (SQLite: its write lock already serialises.)"""
     if connection.vendor == "postgresql":
-        key = (
-            zlib.crc32(f"quick-match:{tier}:{ruleset}".encode()) & 0x7FFFFFFF
-        )  # same in every process
+        # crc32, not hash(): the key must be the same in every process.
+        key = zlib.crc32(f"quick-match:{tier}:{ruleset}".encode()) & 0x7FFFFFFF
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [0x1D0, key])
 
@@ -277,7 +276,7 @@ def settle_round(game: Game, seats: list[Seat], places: list[int], how: str) -> 
     if not held:
         return {}
     by_user = {seat.user_id: seat.index for seat in seats if seat.user_id in held}
-    winner = seats[places[0]] if places else None
+    winner = next((seat for seat in seats if places and seat.index == places[0]), None)
     if how in UNRANKED or len(held) < 2 or winner is None or winner.user_id not in held:
         reasons = {
             "cancel": "Room cancelled: stake returned",
