@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import pytest
 from axes.helpers import get_client_ip_address
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
 from django.test import Client, RequestFactory
 
+from games import throttle
 from games.models import Game
+from ludopat import client_address
+from ludopat.asgi import application
+from tests.games.webplay import computer_game
 
 pytestmark = pytest.mark.django_db
 NEW_GAME = {"ruleset": "classic", "players": "2", "tokens": "4", "level_2": "greedy"}
@@ -98,3 +105,39 @@ def test_password_reset_is_limited_per_mailbox_and_address(settings, django_user
     ]
     assert codes == [302, 302, 429, 429]
     assert len(mailoutbox) == 2
+
+
+def test_websockets_read_the_client_address_the_same_way(settings):
+    scope = {
+        "client": ("10.0.0.1", 5555),
+        "headers": [(b"host", b"x"), (b"x-forwarded-for", b"spoofed, 203.0.113.7")],
+    }
+    settings.LUDOPAT_PROXY_COUNT = 1
+    assert client_address.from_scope(scope) == "203.0.113.7"
+    settings.LUDOPAT_PROXY_COUNT = 0
+    assert client_address.from_scope(scope) == "10.0.0.1"
+    # A cookieless socket still has an address to be counted by; it is not one shared "nobody".
+    asker = throttle.asker_for_scope(scope)
+    assert asker.handles() == [("addr:10.0.0.1", True)]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_new_cookieless_socket_does_not_reset_the_action_limit(settings):
+    channel_layers.backends.clear()
+    settings.LUDOPAT_ACTION_RATE = (2, 60)
+    settings.LUDOPAT_ADDRESS_RATE_FACTOR = 1
+    settings.LUDOPAT_BOT_DELAY = 600
+    game = await database_sync_to_async(computer_game)()
+    path, host = f"/ws/games/{game.pk}/", [(b"origin", b"http://127.0.0.1:8000")]
+    answers = []
+    for _ in range(3):  # a fresh socket, without a cookie, for every action
+        ws = WebsocketCommunicator(application, path, headers=host + [(b"host", b"127.0.0.1")])
+        assert (await ws.connect())[0]
+        await ws.send_to(text_data='{"action": "roll", "version": 0}')
+        while 'data-testid="toast"' not in (answer := await ws.receive_from()):
+            pass  # what a page gets on connecting
+        answers.append(answer)
+        await ws.disconnect()
+    assert ["watching" in a for a in answers] == [True, True, False]
+    assert "Too many actions" in answers[2]
