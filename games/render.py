@@ -63,8 +63,9 @@ def viewpoint_for(game: Game, seats: list[Seat], actor: Actor) -> Viewpoint:
     return Viewpoint("spectator")
 
 
-def _cache_key(game: Game, vp: Viewpoint) -> str:
-    return f"live:{game.pk}:{vp.key}"
+def _cache_key(game_id: str, vp: Viewpoint) -> str:
+    """One key per game and viewpoint: each new version overwrites the fragment of the last."""
+    return f"live:{game_id}:{vp.key}"
 
 
 def _rendered_from(game: Game, connected: frozenset[int]) -> str:
@@ -77,7 +78,7 @@ def shared_fragment(game_id: str, vp: Viewpoint, event: dict) -> str | None:
     tag = event.get("tag")
     if not tag:
         return None
-    html = _cached(f"live:{game_id}:{vp.key}", tag)
+    html = _cached(_cache_key(game_id, vp), tag)
     if html is None:
         return None
     return html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
@@ -125,7 +126,7 @@ def render_live(
     """The #game-live fragment for `vp` (with hx-swap-oob for a WebSocket push)."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
     connected = frozenset(presence.connected_seats(game.pk))
-    key, tag = _cache_key(game, vp), _rendered_from(game, connected)
+    key, tag = _cache_key(game.pk, vp), _rendered_from(game, connected)
     html = None if notice else _cached(key, tag)
     if html is None:
         context = live_context(game, seats, vp, connected)
