@@ -73,6 +73,8 @@ def main() -> int:
     if args.reuse:
         from django.contrib.auth import get_user_model
 
+        call_command("migrate", verbosity=0)
+
         from games.models import Round
 
         users = list(get_user_model().objects.order_by("pk"))
