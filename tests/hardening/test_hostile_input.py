@@ -79,11 +79,18 @@ def url_patterns(patterns=None, prefix=""):
             yield prefix + str(p.pattern), p.default_args
 
 
+STRANGERS = {"int": "1", "uuid": "00000000-0000-0000-0000-000000000000"}
+
+
 def fill(route: str, values: dict[str, str]) -> str:
-    """The route with each <converter:name> replaced by values[name] (or a well-formed stranger)."""
-    return "/" + re.sub(
-        r"<(?:\w+:)?(\w+)>", lambda m: values.get(m.group(1), "doesnotexist0"), route
-    )
+    """The route with each <converter:name> replaced by values[name], else by a well-formed value
+    of that converter that names nothing (so a new route's view is reached, not just its 404)."""
+
+    def value(match: re.Match) -> str:
+        converter, name = match.group(1) or "str", match.group(2)
+        return values.get(name, STRANGERS.get(converter, "doesnotexist0"))
+
+    return "/" + re.sub(r"<(?:(\w+):)?(\w+)>", value, route)
 
 
 def says_why(response) -> str:
