@@ -368,3 +368,21 @@ async def test_no_frame_drops_the_socket_or_changes_the_game(world):
     assert Snapshot.changes(before, await sync_to_async(Snapshot.of)(room)) == []
     for ws in sockets.values():
         await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_home_page_socket_survives_any_frame(world, redis_client):
+    channel_layers.backends.clear()
+    home = await open_socket("/ws/online/")
+    await drain(home, "home")
+    for frame in raw_frames():
+        await home.send_to(text_data=frame)
+    await home.send_to(bytes_data=b"\x00\xff" * 100)
+    await drain(home, "home after the corpus")
+    newcomer = await open_socket("/ws/online/", world["users"]["eve"])
+    # The first page is still in the group: it hears that a second person arrived.
+    while "2 players online" not in (await home.receive_output(timeout=5)).get("text", ""):
+        pass
+    await newcomer.disconnect()
+    await home.disconnect()
