@@ -773,7 +773,7 @@ def ramp_targets(start: float, limit: int) -> list[float]:
     targets, rate = [], start
     for _ in range(limit):
         targets.append(round(rate))
-        rate *= 1.4
+        rate *= 1.5
     return targets
 
 
@@ -790,6 +790,8 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
     left = lambda: deadline - time.monotonic()  # noqa: E731
     step_cost = LOST_AFTER + 5  # drain and settle, roughly, beyond the window itself
 
+    open_rate = [0.0]  # sockets opened per second, as last measured
+
     def skip(what: str) -> None:
         print(
             f"{stack.server:8} {what}: not measured, the time budget (--budget) is spent",
@@ -801,15 +803,20 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
         if games > have:
             if left() < args.phase_seconds + step_cost + 10:
                 return skip(f"{games} games")
+            if open_rate[0] and 3 * (games - have) / open_rate[0] > left() - args.phase_seconds:
+                guess = 3 * (games - have) / open_rate[0]
+                return skip(f"{games} games (their sockets would take about {guess:.0f} s to open)")
             began, retries = time.perf_counter(), bench.connect_failures
             try:
                 made = await asyncio.to_thread(rooms, have, games)  # the ORM is sync-only
                 await asyncio.wait_for(bench.connect(made), left() - args.phase_seconds - step_cost)
             except TimeoutError:
                 return skip(f"{games} games (opening their sockets took too long)")
+            took = time.perf_counter() - began
+            open_rate[0] = 3 * (games - have) / took
             print(
-                f"{stack.server:8} opened {3 * (games - have)} sockets in "
-                f"{time.perf_counter() - began:.1f} s ({bench.connect_failures - retries} retried)",
+                f"{stack.server:8} opened {3 * (games - have)} sockets in {took:.1f} s "
+                f"({bench.connect_failures - retries} retried)",
                 flush=True,
             )
         if left() < args.phase_seconds + step_cost:
@@ -826,10 +833,17 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
         for games in small:
             await phase(games)
         ramp_games = len(bench.games)
+        # Keep what the big windows will need (their sockets at the rate the last ones opened) unless
+        # they can't fit anyway: then the ramp may use all the time.
+        big = [g for g in args.phases if g > ramp_games]
+        sockets = 3 * (max(big) - ramp_games) if big else 0
+        keep = sockets / max(open_rate[0], 0.1) + len(big) * (args.phase_seconds + step_cost)
+        if keep > left():
+            keep = 0.0
         for target in ramp_targets(args.ramp_start, args.ramp_steps):
             if ramp_games / target < 0.3:
                 break  # a game can't act faster than its board's round trip
-            if left() < args.step_seconds + step_cost:
+            if left() - keep < args.step_seconds + step_cost:
                 skip(f"ramp {target}/s")
                 break
             w = await bench.run_window(
@@ -912,7 +926,7 @@ def main() -> int:
         args.phases, args.phase_seconds, args.step_seconds, args.ramp_steps = [10, 50], 5, 4, 5
     else:
         args.phases, args.phase_seconds, args.step_seconds, args.ramp_steps = (
-            [10, 50, 200], 10, 6, 10,
+            [10, 50, 200], 10, 6, 12,
         )  # fmt: skip
     args.ramp_start = 2.0
     servers = [s.strip() for s in args.server.split(",") if s.strip()]
