@@ -1,15 +1,44 @@
 """One entry point for player actions, whatever carried them (an htmx POST or a WebSocket `ws-send`):
-parse the parameters with the forms, then call the `do_*` function. Bad parameters are a GameError 400.
+check who is asking, parse the parameters with the forms, then call the `do_*` function. Bad parameters
+are a GameError 400.
+
+Who is asking is checked first, without the game's row lock: someone with no seat in the game (a
+spectator, a stranger with the link) is refused before any `do_*` function takes the lock, so a flood of
+their requests never queues behind, or ahead of, the players' moves. The `do_*` functions check again
+under the lock (a seat may have changed hands in between).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+from django import forms as django_forms
 
 from . import actions, forms
 from .actions import chat, pauses, timers
-from .actors import Actor
-from .errors import GameError
+from .actors import Actor, owns, seats_of
+from .errors import GameError, GameNotFound, NotAllowed
+from .models import Game
+
+NO_GAME = "There is no game at this address. Check the link you were given."
+WATCHING = "You are watching this game; only its players can do that."
+
+
+class NoParameters(django_forms.Form):
+    """For actions that take none: whatever else a client sends is ignored."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """An action: the form its parameters must pass, the call, and whether people with no seat in the
+    game may send it at all (only `join`). `call(game_id, actor, parameters)` gets the form's
+    cleaned data."""
+
+    form: type[django_forms.Form]
+    call: Callable[..., Any]
+    open_to_watchers: bool = False
 
 
 def _parse(form_class, data: dict[str, Any]):
@@ -21,103 +50,56 @@ def _parse(form_class, data: dict[str, Any]):
     return form.cleaned_data
 
 
-def _roll(game_id, actor, data):
-    c = _parse(forms.VersionForm, data)
-    return actions.do_roll(game_id, actor, c["version"], c["seat"])
-
-
-def _move(game_id, actor, data):
-    c = _parse(forms.MoveForm, data)
-    return actions.do_move(
-        game_id, actor, c["version"], c["colour"], c["index"], c["die"], c["pair"], c["seat"]
-    )
-
-
-def _resign(game_id, actor, data):
-    c = _parse(forms.OptionalSeatForm, data)
-    return actions.do_resign(game_id, actor, c["seat"])
-
-
-def _leave(game_id, actor, data):
-    return actions.do_leave(game_id, actor)
-
-
-def _abandon(game_id, actor, data):
-    return actions.do_abandon(game_id, actor)
-
-
-def _join(game_id, actor, data):
-    return actions.do_join(game_id, actor)
-
-
-def _start(game_id, actor, data):
-    c = _parse(forms.VersionForm, data)
-    return actions.do_start(game_id, actor, c["version"])
-
-
-def _seat(game_id, actor, data):
-    c = _parse(forms.SeatForm, data)
-    return actions.do_set_seat(game_id, actor, c["seat"], c["kind"], c["level"])
-
-
-def _seed(game_id, actor, data):
-    c = _parse(forms.SeedForm, data)
-    return actions.do_set_client_seed(game_id, actor, c["seat"], c["seed"])
-
-
-def _new_round(game_id, actor, data):
-    return actions.do_new_round(game_id, actor)
-
-
-def _takeover(game_id, actor, data):
-    c = _parse(forms.SeatIndexForm, data)
-    return actions.do_replace_absent(game_id, actor, c["seat"])
-
-
-def _pause(game_id, actor, data):
-    return pauses.do_pause(game_id, actor)
-
-
-def _resume(game_id, actor, data):
-    return pauses.do_resume(game_id, actor)
-
-
-def _back(game_id, actor, data):
-    return timers.do_back(game_id, actor)
-
-
-def _chat(game_id, actor, data):
-    c = _parse(forms.ChatForm, data)
-    return chat.do_chat(game_id, actor, c["text"])
-
-
-def _report(game_id, actor, data):
-    c = _parse(forms.ReportForm, data)
-    return chat.do_report(game_id, actor, c["message"], c["reason"])
-
-
-COMMANDS = {
-    "roll": _roll,
-    "move": _move,
-    "resign": _resign,
-    "leave": _leave,
-    "abandon": _abandon,
-    "join": _join,
-    "start": _start,
-    "seat": _seat,
-    "seed": _seed,
-    "new_round": _new_round,
-    "takeover": _takeover,
-    "pause": _pause,
-    "resume": _resume,
-    "back": _back,
-    "chat": _chat,
-    "report": _report,
+COMMANDS: dict[str, Command] = {
+    "roll": Command(
+        forms.VersionForm, lambda g, a, c: actions.do_roll(g, a, c["version"], c["seat"])
+    ),
+    "move": Command(
+        forms.MoveForm,
+        lambda g, a, c: actions.do_move(
+            g, a, c["version"], c["colour"], c["index"], c["die"], c["pair"], c["seat"]
+        ),
+    ),
+    "resign": Command(forms.OptionalSeatForm, lambda g, a, c: actions.do_resign(g, a, c["seat"])),
+    "leave": Command(NoParameters, lambda g, a, c: actions.do_leave(g, a)),
+    "abandon": Command(NoParameters, lambda g, a, c: actions.do_abandon(g, a)),
+    "join": Command(NoParameters, lambda g, a, c: actions.do_join(g, a), open_to_watchers=True),
+    "start": Command(forms.VersionForm, lambda g, a, c: actions.do_start(g, a, c["version"])),
+    "seat": Command(
+        forms.SeatForm,
+        lambda g, a, c: actions.do_set_seat(g, a, c["seat"], c["kind"], c["level"]),
+    ),
+    "seed": Command(
+        forms.SeedForm, lambda g, a, c: actions.do_set_client_seed(g, a, c["seat"], c["seed"])
+    ),
+    "new_round": Command(NoParameters, lambda g, a, c: actions.do_new_round(g, a)),
+    "takeover": Command(
+        forms.SeatIndexForm, lambda g, a, c: actions.do_replace_absent(g, a, c["seat"])
+    ),
+    "pause": Command(NoParameters, lambda g, a, c: pauses.do_pause(g, a)),
+    "resume": Command(NoParameters, lambda g, a, c: pauses.do_resume(g, a)),
+    "back": Command(NoParameters, lambda g, a, c: timers.do_back(g, a)),
+    "chat": Command(forms.ChatForm, lambda g, a, c: chat.do_chat(g, a, c["text"])),
+    "report": Command(
+        forms.ReportForm, lambda g, a, c: chat.do_report(g, a, c["message"], c["reason"])
+    ),
 }
+
+
+def check_asker(game_id: str, actor: Actor, command: Command) -> None:
+    """Refuse, without locking anything, someone who has no seat in the game and is not its owner."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound(NO_GAME)
+    if command.open_to_watchers or owns(game, actor):
+        return
+    if not seats_of(game, list(game.seats.all()), actor):
+        raise NotAllowed(WATCHING)
 
 
 def run(name: str, game_id: str, actor: Actor, data: dict[str, Any]):
     command = COMMANDS.get(name)
     if command is None:
         raise GameError("Unknown action.")
-    return command(game_id, actor, data)
+    check_asker(game_id, actor, command)
+    return command.call(game_id, actor, _parse(command.form, data))

@@ -86,11 +86,6 @@ def allow_action(game_id: str, asker: Asker) -> bool:
     return check("action", asker, game_id)
 
 
-def allow(game_id: str, who: str) -> bool:
-    """Old entry point (a session key alone), kept until the game's WebSocket passes an Asker."""
-    return allow_action(game_id, Asker("", who))
-
-
 def within(kind: str, key: str, count: int, window: int) -> bool:
     """Count one more `kind` event for `key`; True while there are at most `count` in the window.
 

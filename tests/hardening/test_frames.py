@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
 from games.frame_limit import ABUSE_CLOSE_CODE
 from ludopat.asgi import application
+from tests.games.webplay import computer_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 HOST = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
@@ -67,4 +69,23 @@ async def test_a_heartbeat_does_not_read_the_whole_online_set(redis_client):
     await ws.receive_nothing(timeout=0.3)
     assert set_reads(redis_client) == before
     assert redis_client.zcard("ludopat:online") == 1  # but the connection is kept fresh
+    await ws.disconnect()
+
+
+async def test_resync_and_heartbeat_frames_are_counted_on_the_game_socket(settings):
+    settings.LUDOPAT_FRAME_RATE = (4, 0.2)
+    settings.LUDOPAT_BOT_DELAY = 60
+    game = await database_sync_to_async(computer_game)()
+    ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=HOST)
+    connected, _ = await ws.connect()
+    assert connected
+    await ws.send_to(text_data='{"resync": -1}')  # a stranger may resync: it costs a token
+    for _ in range(3):
+        await ws.send_to(text_data='{"heartbeat": "1"}')
+    await ws.send_to(text_data='{"resync": -1}')  # the fifth frame: the bucket is empty
+    boards = 0
+    while (output := await ws.receive_output(timeout=2))["type"] == "websocket.send":
+        boards += 'id="game-live"' in output.get("text", "")
+    assert output == {"type": "websocket.close", "code": ABUSE_CLOSE_CODE}
+    assert boards == 1  # for the first resync, not for the fifth frame
     await ws.disconnect()
