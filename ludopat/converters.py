@@ -29,9 +29,10 @@ class UsernameConverter(GameIdConverter):
 
 
 class NameConverter(GameIdConverter):
-    """A word from a fixed list (a mode, a rule set): the view still checks it against the list."""
+    """A word from a fixed list (a mode, a rule set): the view checks it against the list, so a
+    mistyped or made-up name such as "ludo-king" gets the page's own "No such rule set" answer."""
 
-    regex = r"[a-z]{1,20}"
+    regex = r"[a-z0-9-]{1,40}"
 
 
 register_converter(GameIdConverter, "gameid")
