@@ -189,3 +189,14 @@ def test_a_banned_player_ahead_does_not_push_my_rank_down(client):
     found = client.get("/leaderboard/?board=all&q=ben").content.decode()
     assert "<td>1</td>" in found
     assert "#1" in client.get("/u/ben/").content.decode()
+
+
+def test_staked_coins_show_on_the_leaderboard_and_the_player_page(client):
+    ann, ben = accounts("ann", "ben")
+    finish(room([ann, ben], "twodice"), [ann, ben], how="resign", coins={0: 90, 1: -100})
+    board = client.get("/leaderboard/?ruleset=twodice").content.decode()
+    assert '<th scope="col">Coins</th>' in board and "<td>90</td>" in board
+    assert "<td>-100</td>" in board
+    assert "+90" in client.get("/u/ann/").content.decode()
+    duel_only = client.get("/leaderboard/?ruleset=duel").content.decode()
+    assert '<th scope="col">Coins</th>' not in duel_only
