@@ -42,10 +42,9 @@ def finish_round(game: Game, seats: list[Seat], places: list[int], how: str) -> 
     game.finished = timezone.now()
     game.result_places = list(places) if how in HOW_RANKED else []
     game.new_round_votes = []
-    if how != "cancel":
-        keep_round(game, seats, game.result_places)
     coins = settle_round(game, seats, places, how)
-    record_round(game, seats, list(places), how, coins)  # results and standings (leaderboard)
+    # The round's row (public replay id), its results and the standings (leaderboard).
+    record_round(game, seats, list(game.result_places), how, coins)
     return coins
 
 
