@@ -9,6 +9,7 @@ class AccountsConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in
 
         from .addresses import remember_address
+        from .ledger import signals  # noqa: F401  (every new account's wallet and grant)
         from .roles import ensure_roles
 
         user_logged_in.connect(remember_address, dispatch_uid="accounts.remember_address")

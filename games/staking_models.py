@@ -5,12 +5,8 @@ Imported by games/models.py so Django finds it.
 
 from __future__ import annotations
 
-import contextlib
-
 from django.conf import settings
-from django.contrib.auth.signals import user_logged_out
 from django.db import models
-from django.dispatch import receiver
 
 
 class StakeRequest(models.Model):
@@ -29,14 +25,3 @@ class StakeRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.key} -> {self.game_id}"
-
-
-@receiver(user_logged_out, dispatch_uid="staked_withdraw_on_logout")
-def withdraw_on_logout(sender, request, user, **kwargs) -> None:
-    """Logging out withdraws the player's open staked room or quick-match entry (stake refunded)."""
-    if user is not None:
-        from .actions.stakes import withdraw_entry
-        from .errors import GameError
-
-        with contextlib.suppress(GameError):  # joined at this very moment: the game is on
-            withdraw_entry(user.pk)

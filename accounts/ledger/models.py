@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 
 
 class AppendOnlyQuerySet(models.QuerySet):
@@ -196,13 +194,3 @@ class TopUpClaim(models.Model):
 
     def __str__(self) -> str:
         return f"top-up of user {self.user_id} on {self.day}"
-
-
-@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="ledger_open_wallet")
-def open_wallet_with_grant(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
-    """Every new account gets its wallet and welcome grant in the transaction that creates it, however
-    it was created (sign-up, admin, createsuperuser, a script); fixtures (raw) bring their own ledger."""
-    if created and not raw:
-        from .books import wallet_of
-
-        wallet_of(instance.pk)

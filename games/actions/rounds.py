@@ -20,8 +20,8 @@ from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..public_rounds import keep_round
 from .core import lock_game, record_action, reseed, save_game, seats_in
+from .settlement import refuse_if_staked, settle_round
 from .setup import start_round
-from .stakes import refuse_if_staked, settle_round
 
 # How a round ended. The first five rank the seats by `places`; the last four count for nobody.
 HOW_RANKED = ("won", "resign", "leave", "abandon", "wipe")

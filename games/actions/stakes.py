@@ -27,12 +27,13 @@ from accounts.ledger import books, escrow, rules
 from ..actors import Actor, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat, StakeRequest
-from .core import lock_game, record_action, seats_in, timer_choices
+from .core import lock_game, record_action, save_game, seats_in, timer_choices
+from .leaving import do_abandon
+from .rounds import finish_round
 from .setup import SeatSpec, TimerSpec, create_game, start_round
 
 DEFAULT_TIMER = 15
 TWO_PLAYER_RULESETS = ("twodice", "duel", "classic", "places")
-UNRANKED = ("agreed", "idle", "void", "cancel")
 
 
 # --- what may be staked -----------------------------------------------------------------------------
@@ -78,12 +79,6 @@ def check_stake_for(user_id: int, stake: int) -> None:
 def _needs_account(actor: Actor, what: str) -> None:
     if not actor.is_authenticated:
         raise NotAllowed(f"Sign up or log in to {what}: staked rooms are played for coins.")
-
-
-def refuse_if_staked(game: Game, what: str) -> None:
-    """For what a staked game doesn't have (new rounds: a rematch is a new room with new stakes)."""
-    if game.stake:
-        raise Conflict(f"A staked room can't {what}: it starts when an opponent joins.")
 
 
 # --- idempotency keys ---------------------------------------------------------------------------------
@@ -206,7 +201,6 @@ def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
 
 def cancel_staked_room(actor: Actor, game_id: str) -> Game:
     """The host closes a room nobody has joined; the stake comes back (settle_round, how="cancel")."""
-    from .leaving import do_abandon
 
     with transaction.atomic():
         game = lock_game(game_id)
@@ -265,52 +259,8 @@ def quick_match(
         return _answer(request, game)
 
 
-# --- settlement (called by finish_round) ---------------------------------------------------------------
-
-
-def settle_round(game: Game, seats: list[Seat], places: list[int], how: str) -> dict[int, int]:
-    """Close the staked game's escrow once; {seat index: coins won (+) or lost (-)}, {} if unstaked."""
-    if not game.stake or escrow.is_closed(game):
-        return {}
-    held = escrow.stakes_held(game)
-    if not held:
-        return {}
-    by_user = {seat.user_id: seat.index for seat in seats if seat.user_id in held}
-    winner = next((seat for seat in seats if places and seat.index == places[0]), None)
-    if how in UNRANKED or len(held) < 2 or winner is None or winner.user_id not in held:
-        reasons = {
-            "cancel": "Room cancelled: stake returned",
-            "void": "Game voided: stake returned",
-            "agreed": "Game ended by agreement: stake returned",
-            "idle": "Game closed while idle: stake returned",
-        }
-        coins = escrow.refund(game, reasons.get(how, "Stake returned"), held)
-    else:
-        coins = escrow.pay_winner(game, winner.user_id, f"Won the pot ({how})", held)
-    return {by_user[user_id]: amount for user_id, amount in coins.items() if user_id in by_user}
-
-
-# --- players who are away -----------------------------------------------------------------------------
-
-
-def stand_in_level(game: Game, seat: Seat, level: str) -> str:
-    """The computer playing for an absent or timed-out person in a staked game plays at the easy
-    level: stepping away must never play better than the player would."""
-    if game.stake and seat.kind == Seat.Kind.HUMAN:
-        return "random"
-    return level
-
-
-def everyone_away(game: Game, seats: list[Seat]) -> bool:
-    people = [seat for seat in seats if seat.kind == Seat.Kind.HUMAN]
-    return bool(game.stake) and bool(people) and all(seat.is_away for seat in people)
-
-
 def void_for_absence(game: Game, seats: list[Seat]) -> None:
     """Both players away (3 timeouts in a row each): the game is voided and both stakes go back."""
-    from .core import save_game
-    from .rounds import finish_round
-
     finish_round(game, seats, [], "void")
     game.message = "Both players were away: the game is void and both stakes were returned."
     record_action(game, Action.Kind.ABANDON, None, {"void": "away"}, game.message)
@@ -395,7 +345,6 @@ def rematch_of(game: Game) -> Game | None:
 def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
     """Staked games have no new rounds: a player of a finished one opens a new room at the same stake,
     rules and timer, and the offer appears on the old game's page for the opponent to join."""
-    from .core import save_game
 
     _needs_account(actor, "offer a rematch")
     with transaction.atomic():

@@ -19,7 +19,7 @@ from .. import presence
 from ..actors import Actor, playing_seats
 from ..errors import Conflict
 from ..models import Action, Game, Seat
-from . import core, pauses, stakes
+from . import core, pauses, settlement, stakes
 from .turns import play_computer_turn, play_for
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,9 @@ def do_deadline(game_id: str, version: int | None = None) -> bool:
                 seat.is_away = True
                 fields.append("is_away")
             seat.save(update_fields=fields)
-            if stakes.everyone_away(game, seats):  # a staked game nobody plays: void, stakes back
+            if settlement.everyone_away(
+                game, seats
+            ):  # a staked game nobody plays: void, stakes back
                 stakes.void_for_absence(game, seats)
                 return True
         else:

@@ -17,7 +17,7 @@ from ..engine.bots import ROLL_ACTION, choose_action
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import colour_name, describe, seat_label
-from . import stakes
+from . import settlement
 from .core import (
     arm_timer,
     check_playing,
@@ -262,7 +262,7 @@ def play_for(
     game: Game, seats: list[Seat], seat: Seat, state, level: str, auto: str = "", deadline=None
 ) -> None:
     """The bot's next action for `seat` (the game row is locked by the caller)."""
-    level = stakes.stand_in_level(game, seat, level)
+    level = settlement.stand_in_level(game, seat, level)
     rng = random.Random(f"{game.pk}:{game.round}:{game.version}")
     choice = choose_action(state, level, rng)
     if choice == ROLL_ACTION:

@@ -16,7 +16,7 @@ from accounts.ledger.adjustments import adjust_coins
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerEntry, LedgerTransaction
 from games import actions
-from games.actions import stakes
+from games.actions import settlement, stakes
 from games.actions.rounds import finish_round
 from games.errors import Conflict, GameError, NotAllowed
 from games.models import Game, Seat
@@ -126,7 +126,7 @@ def test_finish_round_reports_coins_by_seat_and_never_settles_twice(host, guest)
         seats = actions.seats_in(game)
         assert finish_round(game, seats, [1, 0], "resign") == {0: -100, 1: 80}
         # Settling again (any caller, any outcome) finds the escrow closed and moves nothing.
-        assert stakes.settle_round(game, seats, [0, 1], "won") == {}
+        assert settlement.settle_round(game, seats, [0, 1], "won") == {}
         game.save()
     assert coins(host, guest) == [900, 1080]
 

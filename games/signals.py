@@ -1,0 +1,19 @@
+"""Signal receivers of the games app, connected when the app is ready (games/apps.py)."""
+
+from __future__ import annotations
+
+import contextlib
+
+from django.contrib.auth.signals import user_logged_out
+from django.dispatch import receiver
+
+from .actions.stakes import withdraw_entry
+from .errors import GameError
+
+
+@receiver(user_logged_out, dispatch_uid="staked_withdraw_on_logout")
+def withdraw_on_logout(sender, request, user, **kwargs) -> None:
+    """Logging out withdraws the player's open staked room or quick-match entry (stake refunded)."""
+    if user is not None:
+        with contextlib.suppress(GameError):  # joined at this very moment: the game is on
+            withdraw_entry(user.pk)
