@@ -5,15 +5,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0007_reports_queue'),
+        ("games", "0007_reports_queue"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='seat',
-            index=models.Index(fields=['player_key'], name='seat_player_key_idx'),
+            model_name="seat",
+            index=models.Index(fields=["player_key"], name="seat_player_key_idx"),
         ),
     ]
