@@ -201,6 +201,29 @@ def test_a_disconnected_players_due_action_waits_only_the_grace(settings, alice,
     assert Seat.objects.get(pk=seat.pk).timeouts_in_row == 0
 
 
+def test_a_deadline_task_that_comes_early_never_acts_and_comes_back_at_the_deadline(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    """Issue 8: the bot used to act up to 100 ms before the player's own deadline."""
+    from unittest import mock
+
+    game = timed_room(alice, bob, seconds=10)
+    Game.objects.filter(pk=game.pk).update(
+        deadline=timezone.now() + timedelta(milliseconds=80),
+        turn_deadline=timezone.now() + timedelta(milliseconds=80),
+    )
+    game = fresh(game)
+    with (
+        mock.patch("ludopat.celery.app.send_task") as send,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        assert not timers.do_deadline(game.pk, game.version)  # 80 ms early: nothing is played
+    assert fresh(game).version == game.version
+    name, args = send.call_args.args[:2]
+    assert (name, args) == ("games.tasks.game_deadline", (game.pk, game.version))
+    assert send.call_args.kwargs["eta"] == game.deadline  # it comes back at the deadline itself
+
+
 def test_the_sweeper_acts_on_past_deadlines_once(alice, bob):
     one = expire(timed_room(alice, bob))
     assert timers.due_games() == [one.pk]
