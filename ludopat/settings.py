@@ -7,6 +7,7 @@ DEBUG, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, HTTPS (1 behind TLS), EMAIL_HOST/EMA
 EMAIL_HOST_PASSWORD/EMAIL_USE_TLS/DEFAULT_FROM_EMAIL (unset EMAIL_HOST: mail goes to the console).
 LUDOPAT_PROXY_COUNT (reverse proxies in front of the site; default 1 with HTTPS=1, else 0) and
 LUDOPAT_PROXY_HEADER (the header they append the client's address to; default X-Forwarded-For).
+DATABASE_POOL_SIZE (PostgreSQL connections kept per process; default 10, 0: no pool).
 """
 
 from __future__ import annotations
@@ -95,6 +96,16 @@ DATABASES = {
         conn_max_age=0,
     )
 }
+# PostgreSQL connections come from a pool of at most DATABASE_POOL_SIZE per process (0: a new connection
+# for every request, task and socket event). Not CONN_MAX_AGE: under ASGI every request, and every
+# socket's database calls, run in a context of their own, so "persistent" connections would be one per
+# request or socket, never reused. Setting up a connection cost PostgreSQL and the web process more CPU
+# than the queries of a whole move (bench/live.py); the pool also caps what an overloaded process asks of
+# PostgreSQL: past the cap, requests wait for a free connection instead of opening more.
+DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 10)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_POOL_SIZE > 0:
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 1, "max_size": DATABASE_POOL_SIZE}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock when a transaction starts, so two writers queue instead of one
     # failing with "database is locked" halfway through (SQLite has no select_for_update).
