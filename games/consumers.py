@@ -48,6 +48,9 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         self.seat_ids: list[int] = []
         self.sent_version = -1
         self.viewpoint = None  # set by the first render; shared renders need it
+        # Seats are taken only while the room is open: once this page has seen the game past that,
+        # who it is never changes, and updates need not ask the database again.
+        self.seats_settled = False
         found = await self._identify()
         if not found:
             await self.close(code=REFUSED)
@@ -86,6 +89,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         else:
             self.actor = actors.Actor(None, key)
         seats = list(game.seats.all())
+        self.seats_settled = game.status != Game.Status.OPEN
         self.seat_ids = [s.pk for s in actors.seats_of(game, seats, self.actor)]
         if game.mode != Game.Mode.FRIENDS:
             self.seat_ids = []  # presence matters only where absent people are waited for
@@ -174,7 +178,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         if event.get("skip") == self.channel_name:
             self.sent_version = version  # the POST answer that caused it carried this board
             return
-        if not self.seat_ids and self.actor.is_authenticated:
+        if not self.seat_ids and self.actor.is_authenticated and not self.seats_settled:
             await self._seated_since_connecting()
         html = await self._shared_board(event)
         if html is None:
