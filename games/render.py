@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -193,13 +194,8 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
         if state is not None
         else {c: [-1] * _token_count(game) for s in seats for c in s.colours}
     )
-    last = (
-        Action.objects.filter(game=game, round=game.round, kind=Action.Kind.MOVE)
-        .order_by("-seq")
-        .values_list("data", flat=True)
-        .first()
-    )
-    last_token = tuple(last["move"]["token"]) if last else None
+    history = _history(game)
+    last_token = history.last_token
     options_by_token: dict[str, list[dict]] = {}
     targets = []
     for m in mine_legal:
@@ -262,14 +258,7 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
                     "after": actions.ABSENT_HANDOVER_SECONDS,
                 }
             )
-    log = list(
-        Action.objects.filter(game=game)
-        .exclude(text="")
-        .order_by("-seq")
-        .values_list("seq", "kind", "text")[:LOG_LENGTH]
-    )
     dice = list(state.dice) if state is not None else []
-    last_roll = _last_roll(game)
     host_seats = []
     if game.status == Game.Status.OPEN and vp.host:
         host_seats = [s for s in seats if s.kind in (Seat.Kind.OPEN, Seat.Kind.COMPUTER)]
@@ -281,7 +270,6 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
         single = json.dumps(
             {"colour": colour, "index": int(index), "die": o["die"], "pair": o["pair"]}
         )
-    rounds = list(Round.objects.filter(game=game).values_list("number", flat=True))
     return {
         **_clock_context(game, seats, vp, turn),
         "game": game,
@@ -294,7 +282,7 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
         "awaiting": state.awaiting if state is not None else "",
         "dice": dice,
         "distinct_dice": len(set(dice)) > 1,
-        "last_roll": last_roll,
+        "last_roll": list(history.last_roll),
         "dice_count": engine.ruleset(game.ruleset).DICE,
         "rolls_owed": state.rolls if state is not None else 0,
         "token_buttons": token_buttons,
@@ -303,14 +291,14 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
         "waiting": waiting,
         "waiting_names": ", ".join(s.display_name for s in waiting),
         "handover": handover,
-        "log": log,
+        "log": list(history.log),
         "host_seats": host_seats,
         "open_seats": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
         "votes": game.new_round_votes or [],
         "my_vote": any(i in (game.new_round_votes or []) for i in vp.seats),
         "seed_editable": vp.is_player and game.nonce == 0 and not game.is_over,
         "my_seed_seats": [s for s in seats if s.index in vp.seats],
-        "rounds": rounds,
+        "rounds": list(history.rounds),
         "urls": {
             "roll": reverse("game_roll", args=[game.pk]),
             "move": reverse("game_move", args=[game.pk]),
@@ -358,14 +346,46 @@ def _clock_context(game: Game, seats: list[Seat], vp: Viewpoint, turn) -> dict:
     }
 
 
-def _last_roll(game: Game) -> list[int]:
-    data = (
-        Action.objects.filter(game=game, round=game.round, kind=Action.Kind.ROLL)
-        .order_by("-seq")
-        .values_list("data", flat=True)
-        .first()
+@dataclass(frozen=True)
+class History:
+    """What the board shows from the action log and the finished rounds."""
+
+    last_token: tuple | None  # the token moved last this round (highlighted)
+    last_roll: tuple[int, ...]  # this round's last roll
+    log: tuple[tuple, ...]  # (seq, kind, text) of the newest narrated actions, newest first
+    rounds: tuple[int, ...]  # numbers of the rounds kept for replay
+
+
+# Each version appends one action (record_action: its seq is the version) and the log is never
+# rewritten, so a version's history never changes: kept per version in memory, as the engine state is,
+# so the viewpoints of one version (the mover's POST answer, the other seats', the spectators') read it
+# once per process.
+_HISTORIES: OrderedDict[tuple[str, int, int], History] = OrderedDict()
+_HISTORIES_MAX = 256
+
+
+def _history(game: Game) -> History:
+    key = (game.pk, game.round, game.version)
+    found = _HISTORIES.get(key)
+    if found is not None:
+        _HISTORIES.move_to_end(key)
+        return found
+    # Up to this version only: a row committed since the game was read belongs to the next version.
+    actions_now = Action.objects.filter(game=game, seq__lte=game.version)
+    this_round = actions_now.filter(round=game.round).order_by("-seq")
+    move = this_round.filter(kind=Action.Kind.MOVE).values_list("data", flat=True).first()
+    roll = this_round.filter(kind=Action.Kind.ROLL).values_list("data", flat=True).first()
+    log = actions_now.exclude(text="").order_by("-seq").values_list("seq", "kind", "text")
+    history = History(
+        last_token=tuple(move["move"]["token"]) if move else None,
+        last_roll=tuple(roll["roll"]) if roll else (),
+        log=tuple(log[:LOG_LENGTH]),
+        rounds=tuple(Round.objects.filter(game=game).values_list("number", flat=True)),
     )
-    return list(data["roll"]) if data else []
+    _HISTORIES[key] = history
+    while len(_HISTORIES) > _HISTORIES_MAX:
+        _HISTORIES.popitem(last=False)
+    return history
 
 
 def _token_count(game: Game) -> int:
