@@ -6,6 +6,9 @@ import json
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
+
+from django.template.loader import render_to_string
 
 from . import engine
 from .board_layout import COLOURS, board_cells, token_cell, track_cell, yards
@@ -116,6 +119,22 @@ def board_context(
                 "path": [{"x": px, "y": py} for px, py in path],
             }
         )
+    return {
+        "board_ground": _ground(
+            tuple(sorted(corner_colour.items())), frozenset(tokens), ruleset is not None
+        ),
+        "board_tokens": drawn,
+        "board_targets": drawn_targets,
+        "board_routes_json": json.dumps(routes(tokens, corners), separators=(",", ":")),
+    }
+
+
+@lru_cache(maxsize=64)
+def _ground(corner_colour_items: tuple, playing: frozenset, has_ruleset: bool) -> str:
+    """The board under the tokens (yards, squares, centre), rendered once per layout and process: it
+    was most of a board's rendering, and a game's layout never changes. `playing`: the colours that
+    have tokens (none: the empty board, every yard lit)."""
+    corner_colour = dict(corner_colour_items)
     cells = []
     for cell in board_cells():
         cell = dict(cell)
@@ -133,18 +152,14 @@ def board_context(
     for corner, yard in enumerate(yards()):
         yard = dict(yard)
         yard["colour"] = corner_colour.get(corner, COLOURS[corner])
-        yard["inactive"] = bool(tokens) and corner not in corner_colour
+        yard["inactive"] = bool(playing) and corner not in corner_colour
         yard["inactive"] = yard["inactive"] or (
-            bool(tokens) and yard["colour"] not in tokens and ruleset is not None
+            bool(playing) and yard["colour"] not in playing and has_ruleset
         )
         yard_list.append(yard)
     centre = [corner_colour.get(k, COLOURS[k]) for k in range(4)]
-    return {
-        "layout": {"cells": cells, "yards": yard_list, "centre": centre},
-        "board_tokens": drawn,
-        "board_targets": drawn_targets,
-        "board_routes_json": json.dumps(routes(tokens, corners), separators=(",", ":")),
-    }
+    layout = {"cells": cells, "yards": yard_list, "centre": centre}
+    return render_to_string("partials/board_ground.svg.html", {"layout": layout})
 
 
 def routes(tokens: Mapping[str, Iterable[int]], corners: Mapping[str, int]) -> dict:
