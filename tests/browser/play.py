@@ -171,6 +171,10 @@ def act(page: Page, target, timeout: float = 10_000) -> None:
         "() => { const t = document.getElementById('game-toast'); if (t) t.hidden = true; }"
     )
     target.click()
+    # A token with more than one way to move (two dice, a pair) asks which: take the first answer.
+    chooser = page.locator(".chooser:not([hidden]) .choice:not([hidden])")
+    if chooser.count():
+        chooser.first.click()
     page.wait_for_function(
         """v => Number(document.getElementById('game-live')?.dataset.version) > v
                || document.getElementById('game-toast')?.hidden === false""",
