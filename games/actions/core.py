@@ -295,9 +295,8 @@ def send_task(name: str, args: tuple, **options) -> bool:
 
 # --- the computer's turns ----------------------------------------------------------------------------
 
-BOT_BACKUP_SECONDS = (
-    5.0  # the sweeper plays a computer's turn whose task never ran, this much later
-)
+# The sweeper plays a computer's turn whose task never ran (or failed) this much after its delay.
+BOT_BACKUP_SECONDS = 5.0
 
 
 def bot_delay() -> float:
