@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.play import NO_AUTOMOVE, act, live, log_in, make_user, same_version, state
+from tests.ledger_checks import assert_ledger_ok
 
 pytestmark = pytest.mark.browser
 
@@ -73,3 +74,4 @@ def test_a_staked_room_from_lobby_to_payout(new_page, server, shoot):
     expect(bob.get_by_test_id("wallet-history").locator("tr[data-kind=stake]")).to_contain_text(
         "-100"
     )
+    server(assert_ledger_ok)  # every coin the two browsers moved is accounted for
