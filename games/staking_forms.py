@@ -57,4 +57,5 @@ class QuickMatchForm(KeyedForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["tier"].choices = [(t, f"{t:,} coins") for t in rules.stake_tiers()]
-        self.fields["tier"].initial = rules.stake_tiers()[1]
+        tiers = rules.stake_tiers()
+        self.fields["tier"].initial = tiers[min(1, len(tiers) - 1)]  # the second tier, if any

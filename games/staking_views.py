@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.ledger.history import balance_of
-from accounts.ledger.models import LedgerEntry, LedgerTransaction
 
 from . import presence
 from .actions import stakes
@@ -25,33 +23,6 @@ from .models import Game, Seat
 from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm
 
 LISTED = 100  # rooms shown at once
-
-
-def open_rooms():
-    return (
-        Game.objects.filter(stake__gt=0, quick=False, status=Game.Status.OPEN)
-        .select_related("owner")
-        .order_by("created", "pk")[:LISTED]
-    )
-
-
-def staked_records(user_ids) -> dict[int, tuple[int, int]]:
-    """{user id: (staked games won, lost)}: wins are the payouts their wallet received."""
-    played = dict(
-        Seat.objects.filter(
-            user_id__in=user_ids, game__stake__gt=0, game__status=Game.Status.FINISHED
-        )
-        .values_list("user_id")
-        .annotate(n=Count("pk"))
-    )
-    won = dict(
-        LedgerEntry.objects.filter(
-            account__user_id__in=user_ids, transaction__kind=LedgerTransaction.Kind.PAYOUT
-        )
-        .values_list("account__user_id")
-        .annotate(n=Count("pk"))
-    )
-    return {uid: (won.get(uid, 0), n - won.get(uid, 0)) for uid, n in played.items()}
 
 
 def _host_is_here(request: HttpRequest) -> None:
@@ -70,8 +41,8 @@ def _host_is_here(request: HttpRequest) -> None:
 
 def _rooms_context(request: HttpRequest) -> dict:
     _host_is_here(request)
-    rooms = list(open_rooms())
-    records = staked_records({room.owner_id for room in rooms})
+    rooms = list(stakes.open_rooms(LISTED))
+    records = stakes.staked_records({room.owner_id for room in rooms})
     for room in rooms:
         room.host_won, room.host_lost = records.get(room.owner_id, (0, 0))
         room.join_key = KeyedForm().initial["key"]

@@ -366,3 +366,28 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
         record_action(old, Action.Kind.NEW_ROUND, mine[0], {"rematch": new.pk}, text)
         save_game(old, seats=seats)
         return new
+
+
+# --- the lobby ----------------------------------------------------------------------------------------
+
+
+def open_rooms(limit: int):
+    """Staked rooms waiting for an opponent, oldest first (quick-match entries are not listed)."""
+    return (
+        Game.objects.filter(stake__gt=0, quick=False, status=Game.Status.OPEN)
+        .select_related("owner")
+        .order_by("created", "pk")[:limit]
+    )
+
+
+def staked_records(user_ids) -> dict[int, tuple[int, int]]:
+    """{user id: (staked games won, lost)}, from the finished staked games they sat in: a win is the
+    seat in first place. (Refunded games, which end abandoned, count as neither.)"""
+    records: dict[int, list[int]] = {}
+    seats = Seat.objects.filter(
+        user_id__in=user_ids, game__stake__gt=0, game__status=Game.Status.FINISHED
+    ).values_list("user_id", "index", "game__result_places")
+    for user_id, index, places in seats:
+        record = records.setdefault(user_id, [0, 0])
+        record[0 if places and places[0] == index else 1] += 1
+    return {user_id: (won, lost) for user_id, (won, lost) in records.items()}

@@ -95,6 +95,20 @@ def test_a_resignation_pays_the_winner_the_pot_less_the_rake(host, guest):
     assert LedgerEntry.objects.get(account__kind="house").amount == 20
 
 
+def test_the_lobby_counts_staked_wins_and_losses_and_not_refunded_games(host, guest):
+    won = room(host, 100)
+    stakes.join_staked_room(guest, won.pk)
+    actions.do_resign(won.pk, guest)  # host wins
+    voided = room(host, 100)
+    stakes.join_staked_room(guest, voided.pk)
+    with transaction.atomic():
+        game = actions.lock_game(voided.pk)
+        finish_round(game, actions.seats_in(game), [], "void")  # stakes back: neither won
+        game.save()
+    records = stakes.staked_records({host.user_id, guest.user_id})
+    assert records == {host.user_id: (1, 0), guest.user_id: (0, 1)}
+
+
 def test_a_game_played_to_the_end_pays_the_winner_once(host, guest):
     game = room(host, 50)
     stakes.join_staked_room(guest, game.pk)
