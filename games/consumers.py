@@ -212,6 +212,8 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         html, version = await self._render(notice)
         if html is None:
             return
+        if have is not None and have > version:
+            self.sent_version = -1  # a page can't be ahead of the game: it gets the real board
         if not force and version <= self.sent_version:
             return
         self.sent_version = max(self.sent_version, version)

@@ -22,12 +22,11 @@ from django.utils import timezone
 
 from games.models import Game, Round, Seat
 from games.public_rounds import keep_round
+from games.round_ends import RANKED, UNRANKED
 
 from .models import ALL_RULESETS, Board, PairDay, Period, Result, Standing
 from .points import points_for
 
-RANKED = frozenset({"won", "resign", "leave", "abandon", "wipe"})
-UNRANKED = frozenset({"agreed", "idle", "void", "cancel"})
 DAILY_PAIR_LIMIT = 5
 ALL_TIME_START = date(2000, 1, 1)  # the `start` of every all-time Standing row
 UPSERT_PARAMETERS = 9000  # per INSERT: under SQLite's limit of variables (and PostgreSQL's)

@@ -19,14 +19,10 @@ from ..actors import Actor, seats_of, sits_in
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..public_rounds import keep_round
+from ..round_ends import ENDS, RANKED
 from .core import lock_game, record_action, reseed, save_game, seats_in
 from .settlement import refuse_if_staked, settle_round
 from .setup import start_round
-
-# How a round ended. The first five rank the seats by `places`; the last four count for nobody.
-HOW_RANKED = ("won", "resign", "leave", "abandon", "wipe")
-HOW_UNRANKED = ("agreed", "idle", "void", "cancel")  # cancel: a room closed before its start
-HOWS = HOW_RANKED + HOW_UNRANKED
 
 
 def finish_round(game: Game, seats: list[Seat], places: list[int], how: str) -> dict[int, int]:
@@ -35,12 +31,12 @@ def finish_round(game: Game, seats: list[Seat], places: list[int], how: str) -> 
     `places` are seat indexes, winner first; a side that gave up is last. Returns the coins each seat
     won (+) or lost (-) in a staked game ({} otherwise).
     """
-    if how not in HOWS:
+    if how not in ENDS:
         raise ValueError(f"unknown way for a round to end: {how}")
     ended = how in ("won", "resign", "leave", "wipe")
     game.status = Game.Status.FINISHED if ended else Game.Status.ABANDONED
     game.finished = timezone.now()
-    game.result_places = list(places) if how in HOW_RANKED else []
+    game.result_places = list(places) if how in RANKED else []
     game.new_round_votes = []
     coins = settle_round(game, seats, places, how)
     # The round's row (public replay id), its results and the standings (leaderboard).

@@ -11,8 +11,7 @@ from accounts.ledger import escrow
 
 from ..errors import Conflict
 from ..models import Game, Seat
-
-UNRANKED = ("agreed", "idle", "void", "cancel")  # ends that count for nobody: every stake goes back
+from ..round_ends import UNRANKED
 
 
 def refuse_if_staked(game: Game, what: str) -> None:

@@ -52,6 +52,9 @@ async def test_a_page_load_gets_the_board_once(django_user_model):
     # A page that shows an older version (it slept) gets the current board, once.
     await ws.send_to(text_data=json.dumps({"resync": game.version - 1}))
     assert await boards(ws) == [game.version]
+    # A page that claims a version the game hasn't reached gets the real board, not silence.
+    await ws.send_to(text_data=json.dumps({"resync": game.version + 50}))
+    assert await boards(ws) == [game.version]
     await ws.disconnect()
 
 
