@@ -585,9 +585,11 @@ async def _response(reader: asyncio.StreamReader) -> tuple[int, str]:
 
 
 class LiveGame:
-    def __init__(self, bench: Bench, game_id: str, people: list[Person], port: int):
+    def __init__(self, bench: Bench, game_id: str, people: list[Person], ports: list[int]):
         self.bench, self.id = bench, game_id
-        self.viewers = [Viewer(self, i, p, port) for i, p in enumerate(people)]
+        self.viewers = [
+            Viewer(self, i, p, port) for i, (p, port) in enumerate(zip(people, ports, strict=True))
+        ]
         self.pending: Pending | None = None
         self.over = False
 
@@ -662,8 +664,8 @@ class LiveGame:
 
 
 class Bench:
-    def __init__(self, stack: Stack, via: str):
-        self.stack, self.via = stack, via
+    def __init__(self, stack: Stack, via: str, arrivals: str = "even"):
+        self.stack, self.via, self.arrivals = stack, via, arrivals
         self.games: list[LiveGame] = []
         self.window: Window | None = None
         self.stopping = False
@@ -681,9 +683,12 @@ class Bench:
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
         start = len(self.games)
+        # Each page to a process of its own choosing, as a reverse proxy spreads connections: a game's
+        # viewers are not kept together (a page's POSTs go where its socket went).
+        ports = self.stack.ports
         for n, (game_id, people) in enumerate(rooms):
-            port = self.stack.ports[(start + n) % len(self.stack.ports)]
-            self.games.append(LiveGame(self, game_id, people, port))
+            mine = [ports[(3 * (start + n) + k) % len(ports)] for k in range(len(people))]
+            self.games.append(LiveGame(self, game_id, people, mine))
         gate = asyncio.Semaphore(10)
 
         async def open_one(viewer: Viewer) -> None:
@@ -743,7 +748,13 @@ class Bench:
                 await game.act(window, self.via)
                 tick += interval
 
-        await asyncio.gather(*(drive(g, random.uniform(0, interval)) for g in games))
+        if (
+            self.arrivals == "even"
+        ):  # the games take turns: the site sees a steady `target` per second
+            offsets = [interval * n / len(games) for n in range(len(games))]
+        else:  # each game at a random phase of its own: some fall together, every interval again
+            offsets = [random.uniform(0, interval) for _ in games]
+        await asyncio.gather(*(drive(g, offset) for g, offset in zip(games, offsets, strict=True)))
         # Let the last actions arrive (they count in this window), then close it.
         drain_end = time.perf_counter() + LOST_AFTER
         while any(g.pending for g in games) and time.perf_counter() < drain_end:
@@ -784,7 +795,7 @@ def loadavg() -> str:
 async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
     """The fixed-rate windows, the ramp (over the 50-game set, before the 200 games are opened, so an
     overloaded 200-game window can't spoil it), then 200 games; each skipped if the time is short."""
-    bench = Bench(stack, args.via)
+    bench = Bench(stack, args.via, args.arrivals)
     windows: list[Window] = []
     beats = asyncio.create_task(bench.heartbeats())
     left = lambda: deadline - time.monotonic()  # noqa: E731
@@ -910,8 +921,17 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=1, help="ASGI server processes")
     parser.add_argument("--via", choices=("post", "ws"), default="post")
     parser.add_argument("--interval", type=float, default=2.0, help="s between a game's actions")
+    parser.add_argument(
+        "--arrivals",
+        choices=("even", "random"),
+        default="even",
+        help="the games' phases: evenly spread (a steady rate) or random (recurring bursts)",
+    )
     parser.add_argument("--quick", action="store_true", help="10 and 50 games, short windows")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--window-seconds", type=float, help="length of each fixed-rate window (10 s; --quick: 5 s)"
+    )
     parser.add_argument(
         "--budget",
         type=float,
@@ -928,6 +948,8 @@ def main() -> int:
         args.phases, args.phase_seconds, args.step_seconds, args.ramp_steps = (
             [10, 50, 200], 10, 6, 12,
         )  # fmt: skip
+    if args.window_seconds:
+        args.phase_seconds = args.window_seconds
     args.ramp_start = 2.0
     servers = [s.strip() for s in args.server.split(",") if s.strip()]
     if not servers or any(s not in ("daphne", "uvicorn") for s in servers):

@@ -20,7 +20,6 @@ from . import actions, forms
 from .actions import chat, pauses, timers
 from .actors import Actor, owns, seats_of
 from .errors import GameError, GameNotFound, NotAllowed
-from .models import Game
 
 NO_GAME = "There is no game at this address. Check the link you were given."
 WATCHING = "You are watching this game; only its players can do that."
@@ -86,20 +85,21 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-def check_asker(game_id: str, actor: Actor, command: Command) -> None:
-    """Refuse, without locking anything, someone who has no seat in the game and is not its owner."""
-    game = Game.objects.filter(pk=game_id).first()
+def check_asker(game_id: str, actor: Actor, command: Command, seen=None) -> None:
+    """Refuse, without locking anything, someone who has no seat in the game and is not its owner
+    (`seen`: the game and its seats as the caller read them, unlocked, if it did)."""
+    game, seats = seen if seen is not None else actions.game_and_seats(game_id)
     if game is None:
         raise GameNotFound(NO_GAME)
     if command.open_to_watchers or owns(game, actor):
         return
-    if not seats_of(game, list(game.seats.all()), actor):
+    if not seats_of(game, seats, actor):
         raise NotAllowed(WATCHING)
 
 
-def run(name: str, game_id: str, actor: Actor, data: dict[str, Any]):
+def run(name: str, game_id: str, actor: Actor, data: dict[str, Any], seen=None):
     command = COMMANDS.get(name)
     if command is None:
         raise GameError("Unknown action.")
-    check_asker(game_id, actor, command)
+    check_asker(game_id, actor, command, seen)
     return command.call(game_id, actor, _parse(command.form, data))

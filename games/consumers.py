@@ -8,13 +8,12 @@ sent with htmx's `ws-send` go through the same `commands.run` as the POST views.
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat.client_json import BadJson, as_fields, parse_object
 from ludopat.numbers import parse_int
+from ludopat.worker_threads import db_call
 
 from . import actions, actors, broadcast, commands, presence, throttle
 from .broadcast import group_name
@@ -60,12 +59,10 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await join_user_group(self)  # a ban closes this page's connection at once
         await self.accept()
         if self.seat_ids:
-            await sync_to_async(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
+            await db_call(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
             came_back = False
             for seat_id in self.seat_ids:
-                came_back |= await database_sync_to_async(actions.seat_connected)(
-                    self.game_id, seat_id
-                )
+                came_back |= await db_call(actions.seat_connected)(self.game_id, seat_id)
             if not came_back:
                 # Others' pages show this player as connected again.
                 await broadcast.presence_changed(
@@ -76,9 +73,9 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         # POSTs name it, so the mover's own socket skips the version the POST answer carries.
         await self.send(text_data=render_socket_name(self.channel_name))
 
-    @database_sync_to_async
+    @db_call
     def _identify(self) -> bool:
-        game = Game.objects.filter(pk=self.game_id).first()
+        game, seats = actions.game_and_seats(self.game_id)
         if game is None:
             return False
         session = self.scope.get("session")
@@ -88,7 +85,6 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             self.actor = actors.Actor(user.pk, key, user.get_username())
         else:
             self.actor = actors.Actor(None, key)
-        seats = list(game.seats.all())
         self.seats_settled = game.status != Game.Status.OPEN
         self.seat_ids = [s.pk for s in actors.seats_of(game, seats, self.actor)]
         if game.mode != Game.Mode.FRIENDS:
@@ -101,11 +97,9 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await leave_user_group(self)
         if self.seat_ids:
-            gone = await sync_to_async(presence.drop)(
-                self.game_id, self.seat_ids, self.channel_name
-            )
+            gone = await db_call(presence.drop)(self.game_id, self.seat_ids, self.channel_name)
             if gone:
-                await database_sync_to_async(actions.seat_disconnected)(list(gone), self.game_id)
+                await db_call(actions.seat_disconnected)(list(gone), self.game_id)
                 await broadcast.presence_changed(self.channel_layer, self.game_id)
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -119,7 +113,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             return
         message.pop("HEADERS", None)
         if self.seat_ids:
-            await sync_to_async(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
+            await db_call(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
         if "heartbeat" in message and "action" not in message:
             return
         if "resync" in message and "action" not in message:
@@ -131,13 +125,13 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await self._send_error("Bad request: say which action.")
             return
         asker = throttle.asker_for_scope(self.scope, self.actor.key, self.actor.user_id)
-        allowed = await sync_to_async(throttle.allow_action)(self.game_id, asker)
+        allowed = await db_call(throttle.allow_action)(self.game_id, asker)
         if not allowed:
             await self._send_error("Too many actions at once: wait a moment and try again.")
             return
         data = as_fields(message)
         try:
-            await database_sync_to_async(commands.run)(name, self.game_id, self.actor, data)
+            await db_call(commands.run)(name, self.game_id, self.actor, data)
         except GameError as error:
             await self._send_error(str(error), board=error.status == 409)
 
@@ -150,7 +144,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
-    @database_sync_to_async
+    @db_call
     def _render_chat_message(self, message_id: int) -> str:
         message = ChatMessage.objects.filter(pk=message_id, game_id=self.game_id).first()
         return render_chat_message(message, self.actor) if message is not None else ""
@@ -160,12 +154,12 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
-    @database_sync_to_async
+    @db_call
     def _render_chat_log(self) -> str:
-        game = Game.objects.filter(pk=self.game_id).first()
+        game, seats = actions.game_and_seats(self.game_id)
         if game is None:
             return ""
-        return render_chat_log(game, list(game.seats.select_related("user")), self.actor)
+        return render_chat_log(game, seats, self.actor)
 
     async def game_update(self, event):
         if event.get("presence"):
@@ -192,14 +186,14 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         connection with the same viewpoint rendered it already (None: render it here)."""
         if self.viewpoint is None or event.get("status") == Game.Status.OPEN:
             return None  # seats still change: the viewpoint is worked out afresh
-        return await sync_to_async(shared_fragment)(self.game_id, self.viewpoint, event)
+        return await db_call(shared_fragment)(self.game_id, self.viewpoint, event)
 
     async def _seated_since_connecting(self) -> None:
         """A viewer who took a seat on this page (the join button) is now a connected player: others
         must not wait for them, nor a timer treat them as disconnected."""
         await self._identify()
         if self.seat_ids:
-            await sync_to_async(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
+            await db_call(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
             await broadcast.presence_changed(self.channel_layer, self.game_id)
 
     async def _send_board(
@@ -219,12 +213,11 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         self.sent_version = max(self.sent_version, version)
         await self.send(text_data=html)
 
-    @database_sync_to_async
+    @db_call
     def _render(self, notice: str = ""):
-        game = Game.objects.filter(pk=self.game_id).first()
+        game, seats = actions.game_and_seats(self.game_id)
         if game is None:
             return None, -1
-        seats = list(game.seats.select_related("user").order_by("index"))
         self.viewpoint = viewpoint_for(game, seats, self.actor)
         return render_live(game, self.viewpoint, oob=True, seats=seats, notice=notice), game.version
 

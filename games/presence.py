@@ -111,20 +111,19 @@ def _live_members(game_id: str) -> list[tuple[int, str]]:
     return found
 
 
-def seen_acting(game_id: str, actor) -> None:
+def seen_acting(game, seats, actor) -> None:
     """The actor's request (an action, a board fetch) shows they are at their seats in a friends room
-    (the only rooms that wait for absent people). One query; nothing for strangers."""
-    from django.db.models import Q
-
+    (the only rooms that wait for absent people). From the seats the request has read; nothing for
+    strangers."""
     from .models import Game, Seat
 
+    if game is None or game.mode != Game.Mode.FRIENDS:
+        return
+    people = [s for s in seats if s.kind == Seat.Kind.HUMAN]
     if actor.user_id is not None:
-        theirs = Q(user_id=actor.user_id)
+        theirs = [s.pk for s in people if s.user_id == actor.user_id]
     elif actor.key:
-        theirs = Q(user__isnull=True, player_key=actor.key)
+        theirs = [s.pk for s in people if s.user_id is None and s.player_key == actor.key]
     else:
         return
-    seat_ids = Seat.objects.filter(
-        theirs, game_id=game_id, game__mode=Game.Mode.FRIENDS, kind=Seat.Kind.HUMAN
-    ).values_list("pk", flat=True)
-    seen_in_request(game_id, list(seat_ids))
+    seen_in_request(game.pk, theirs)

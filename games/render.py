@@ -1,24 +1,22 @@
 """The live part of the game page, rendered per viewpoint: what a spectator, the owner of a local table,
 or one seat of a friends room sees (whose tokens are clickable differs). Each viewpoint is rendered once
-per version and presence (cached in Redis), however many connections show it.
+per version and presence in each process, however many of its connections show it.
 
-The cache keeps one fragment per (game, viewpoint), tagged with what it was rendered from; only the
-newest is ever read again, so older ones are overwritten rather than left to expire (that Redis is also
-the Celery broker). Redis being down costs only the sharing: the board is rendered without the cache.
+The fragments are kept in the process, one per (game, viewpoint), tagged with what they were rendered
+from; only the newest is ever read again, so a new version replaces the last. They used to be shared
+through Redis, but a fragment is about 30 KB: writing every one and reading it back cost more than the
+renders it saved (in a two-player game most viewpoints are shown by one connection), and a process
+renders a viewpoint at most once per version anyway.
 """
 
 from __future__ import annotations
 
 import json
-import logging
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.urls import reverse
-from redis import RedisError
 
 from accounts.moderation import mute_notice_for
 from leaderboard.points import points_for
@@ -30,11 +28,11 @@ from .board_view import board_context
 from .broadcast import fragment_tag
 from .models import Action, Game, Round, Seat
 from .narration import colour_name
+from .recent import Recent
 
 LOG_LENGTH = 40
-FRAGMENT_SECONDS = 120  # a fragment outlives its game's last push by this much, no more
-
-log = logging.getLogger(__name__)
+# (game, viewpoint) fragments kept per process: about 30 KB each, so at most some 30 MB.
+_FRAGMENTS: Recent[str, tuple[str, str]] = Recent(1000)
 
 
 @dataclass(frozen=True)
@@ -100,21 +98,14 @@ def render_toast(message: str) -> str:
 
 
 def _cached(key: str, tag: str) -> str | None:
-    try:
-        found = cache.get(key)
-    except RedisError as error:  # Redis down: render without the cache
-        log.warning("board cache unreachable (%s): rendering without it", error)
-        return None
-    if isinstance(found, tuple) and len(found) == 2 and found[0] == tag:
+    found = _FRAGMENTS.get(key)
+    if found is not None and found[0] == tag:
         return found[1]
     return None
 
 
 def _keep(key: str, tag: str, html: str) -> None:
-    try:
-        cache.set(key, (tag, html), FRAGMENT_SECONDS)
-    except RedisError as error:
-        log.warning("board cache unreachable (%s): fragment not shared", error)
+    _FRAGMENTS.put(key, (tag, html))
 
 
 def epoch_ms(when) -> int:
@@ -244,7 +235,11 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
                         }
                     )
     seat_views = [_seat_view(game, s, state, turn, connected, vp, places) for s in seats]
-    waiting = actions.waiting_for(game, seats) if game.status == Game.Status.PLAYING else []
+    waiting = (
+        actions.waiting_for(game, seats, here=connected)
+        if game.status == Game.Status.PLAYING
+        else []
+    )
     handover = []
     if vp.is_player and waiting:
         for s in waiting:
@@ -360,32 +355,60 @@ class History:
 # rewritten, so a version's history never changes: kept per version in memory, as the engine state is,
 # so the viewpoints of one version (the mover's POST answer, the other seats', the spectators') read it
 # once per process.
-_HISTORIES: OrderedDict[tuple[str, int, int], History] = OrderedDict()
-_HISTORIES_MAX = 256
+_HISTORIES: Recent[tuple[str, int, int], History] = Recent(2048)
 
 
 def _history(game: Game) -> History:
     key = (game.pk, game.round, game.version)
     found = _HISTORIES.get(key)
     if found is not None:
-        _HISTORIES.move_to_end(key)
         return found
+    history = _one_step_on(game) or _read_history(game)
+    _HISTORIES.put(key, history)
+    return history
+
+
+def _one_step_on(game: Game) -> History | None:
+    """This version's history from the last version's, kept here, and the one action between them (one
+    query instead of four). Only a roll or a move in a round still being played: anything else may
+    end a round or start one, and is read in full."""
+    previous = _HISTORIES.get((game.pk, game.round, game.version - 1))
+    if previous is None or game.status != Game.Status.PLAYING:
+        return None
+    step = (
+        Action.objects.filter(game=game, seq=game.version)
+        .values_list("round", "kind", "data", "text")
+        .first()
+    )
+    if step is None:
+        return None
+    round_, kind, data, text = step
+    if round_ != game.round or kind not in (Action.Kind.ROLL, Action.Kind.MOVE):
+        return None
+    last_token, last_roll = previous.last_token, previous.last_roll
+    if kind == Action.Kind.MOVE:
+        last_token = tuple(data["move"]["token"])
+    else:
+        last_roll = tuple(data["roll"])
+    log = previous.log
+    if text:
+        log = ((game.version, kind, text), *log[: LOG_LENGTH - 1])
+    return History(last_token, last_roll, log, previous.rounds)
+
+
+def _read_history(game: Game) -> History:
     # Up to this version only: a row committed since the game was read belongs to the next version.
     actions_now = Action.objects.filter(game=game, seq__lte=game.version)
     this_round = actions_now.filter(round=game.round).order_by("-seq")
     move = this_round.filter(kind=Action.Kind.MOVE).values_list("data", flat=True).first()
     roll = this_round.filter(kind=Action.Kind.ROLL).values_list("data", flat=True).first()
     log = actions_now.exclude(text="").order_by("-seq").values_list("seq", "kind", "text")
-    history = History(
+    return History(
         last_token=tuple(move["move"]["token"]) if move else None,
         last_roll=tuple(roll["roll"]) if roll else (),
         log=tuple(log[:LOG_LENGTH]),
         rounds=tuple(Round.objects.filter(game=game).values_list("number", flat=True)),
     )
-    _HISTORIES[key] = history
-    while len(_HISTORIES) > _HISTORIES_MAX:
-        _HISTORIES.popitem(last=False)
-    return history
 
 
 def _token_count(game: Game) -> int:

@@ -74,11 +74,10 @@ def check(kind: str, asker: Asker, scope: str = "") -> bool:
     """Count one `kind` event (in `scope`, e.g. a game id) for every handle of `asker`; False when any
     handle is over its limit."""
     count, window = rate(kind)
-    allowed = True
-    for handle, is_address in asker.handles():
-        limit = count * address_factor() if is_address else count
-        allowed &= within(kind, f"{scope}:{handle}", limit, window)
-    return allowed
+    handles = asker.handles()
+    counted = _count([f"{kind}:{scope}:{handle}" for handle, _ in handles], window)
+    limits = [count * address_factor() if is_address else count for _, is_address in handles]
+    return all(n <= limit for n, limit in zip(counted, limits, strict=True))
 
 
 def allow_action(game_id: str, asker: Asker) -> bool:
@@ -87,20 +86,27 @@ def allow_action(game_id: str, asker: Asker) -> bool:
 
 
 def within(kind: str, key: str, count: int, window: int) -> bool:
-    """Count one more `kind` event for `key`; True while there are at most `count` in the window.
+    """Count one more `kind` event for `key`; True while there are at most `count` in the window."""
+    return _count([f"{kind}:{key}"], window)[0] <= count
 
-    If the cache is unreachable the event is let through (and logged): a Redis outage must not turn
-    every action into an error.
+
+def _count(names: list[str], window: int) -> list[int]:
+    """Count one event against each counter, in one round trip to Redis (every action passes here, with
+    up to three counters); a counter's window starts at its first event.
+
+    If Redis is unreachable the event is let through (and logged): a Redis outage must not turn every
+    action into an error.
     """
-    key = f"throttle:{kind}:{key}"
+    if not names:
+        return []
+    keys = [cache.make_and_validate_key(f"throttle:{name}") for name in names]
     try:
-        if cache.add(key, 1, timeout=window):
-            return True
-        try:
-            return cache.incr(key) <= count
-        except ValueError:  # the window expired between add and incr
-            cache.add(key, 1, timeout=window)
-            return True
+        # The cache's own connection pool (the same keys, prefix and database as before).
+        pipe = cache._cache.get_client(write=True).pipeline(transaction=False)
+        for key in keys:
+            pipe.set(key, 0, ex=window, nx=True)
+            pipe.incr(key)
+        return [int(n) for n in pipe.execute()[1::2]]
     except Exception:  # redis.exceptions.ConnectionError and friends: no counting without Redis
         log.warning("rate limit not counted: cache unreachable", exc_info=True)
-        return True
+        return [0] * len(names)

@@ -105,10 +105,7 @@ def new_game(request: HttpRequest, mode: str) -> HttpResponse:
 
 
 def _load(game_id: str) -> tuple[Game | None, list[Seat]]:
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return None, []
-    return game, list(game.seats.select_related("user").order_by("index"))
+    return actions.game_and_seats(game_id)
 
 
 @require_GET
@@ -139,7 +136,7 @@ def live(request: HttpRequest, game_id: str) -> HttpResponse:
     if game is None:
         return _not_found(request)
     actor = _actor(request)
-    presence.seen_acting(game.pk, actor)  # a page without a WebSocket polls: its player is here
+    presence.seen_acting(game, seats, actor)  # a page without a WebSocket polls: its player is here
     vp = viewpoint_for(game, seats, actor)
     return HttpResponse(render_live(game, vp, seats=seats))
 
@@ -159,7 +156,10 @@ def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
     actor = _actor(request)
     if not throttle.allow_action(game_id, throttle.asker_for_request(request, actor.key)):
         return _too_many(request)
-    presence.seen_acting(game_id, actor)  # a player who acts by plain POSTs is present
+    # Read once, unlocked: who is asking is checked on it, and a player who acts by plain POSTs is
+    # present (before the action, which may wait for absent players).
+    seen = _load(game_id)
+    presence.seen_acting(*seen, actor)
     data = request.POST.dict()
     if request.content_type == "application/json":
         try:
@@ -170,7 +170,7 @@ def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
     socket = request.headers.get("X-Live-Socket", "") if request.htmx else ""
     try:
         with broadcast.answering(socket):
-            commands.run(name, game_id, actor, data)
+            commands.run(name, game_id, actor, data, seen)
     except GameError as error:
         return _refused(request, game_id, actor, error)
     if not request.htmx:

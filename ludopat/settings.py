@@ -68,8 +68,11 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last, as django-axes asks: it turns a lock-out raised during authentication into its response.
+    # Last but for the pass-through below, as django-axes asks: it turns a lock-out raised during
+    # authentication into its response.
     "axes.middleware.AxesMiddleware",
+    # Innermost and sync-only, so the whole chain runs in one thread (see the module).
+    "ludopat.one_thread.OneThreadPerRequest",
 ]
 
 ROOT_URLCONF = "ludopat.urls"

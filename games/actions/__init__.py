@@ -15,7 +15,7 @@ may call these: a web view for a click, the consumer for a `ws-send`, a Celery w
     timers    deadlines and the sweeper; "I'm back"
     pauses    pauses in timed games
     chat      the chat of games between people
-    reading   queries for pages (games to continue)
+    reading   queries for pages (games to continue, a game with its seats)
 
 Errors are GameError subclasses (games.errors) carrying the HTTP status a view should answer with and a
 sentence a player can read; nothing is written when one is raised. Modules import one another only
@@ -43,7 +43,7 @@ from .core import (
     turn_seat,
 )
 from .leaving import do_abandon, do_leave, do_resign
-from .reading import unfinished_games
+from .reading import game_and_seats, unfinished_games
 from .rounds import do_new_round, finish_round
 from .setup import (
     SeatSpec,
@@ -78,6 +78,7 @@ __all__ = [
     "do_start",
     "engine_state",
     "finish_round",
+    "game_and_seats",
     "is_timed",
     "lock_game",
     "seat_colours",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import OrderedDict
 from datetime import timedelta
 
 from django.conf import settings
@@ -25,6 +24,7 @@ from .. import broadcast, engine, presence
 from ..engine import fair
 from ..errors import Conflict, GameNotFound, StaleVersion
 from ..models import Action, Game, Pause, Seat
+from ..recent import Recent
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +62,8 @@ def away_delay() -> float:
 
 # --- engine state ------------------------------------------------------------------------------------
 
-_STATES: OrderedDict[tuple[str, int, int], engine.State] = OrderedDict()
-_STATES_MAX = 256
+# Enough for every game a process serves to keep its newest versions (a state is a few hundred bytes).
+_STATES: Recent[tuple[str, int, int], engine.State] = Recent(2048)
 
 
 def players_of(game: Game) -> list[list[str]]:
@@ -75,7 +75,6 @@ def engine_state(game: Game) -> engine.State:
     key = (game.pk, game.round, game.version)
     cached = _STATES.get(key)
     if cached is not None:
-        _STATES.move_to_end(key)
         return cached
     state = engine.new_game(game.ruleset, players_of(game), game.options)
     rows = Action.objects.filter(
@@ -94,9 +93,7 @@ def engine_state(game: Game) -> engine.State:
 
 
 def remember(game: Game, state: engine.State) -> None:
-    _STATES[(game.pk, game.round, game.version)] = state
-    while len(_STATES) > _STATES_MAX:
-        _STATES.popitem(last=False)
+    _STATES.put((game.pk, game.round, game.version), state)
 
 
 def seat_of_player(seats: list[Seat], colours) -> Seat:

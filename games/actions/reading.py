@@ -1,4 +1,4 @@
-"""Reading: the games a person can continue."""
+"""Reading: the games a person can continue; a game with its seats."""
 
 from __future__ import annotations
 
@@ -24,3 +24,18 @@ def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
     found = Game.objects.filter(status__in=live).filter(owned | seated)
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
     return list(found.order_by("-updated").prefetch_related(seats)[:limit])
+
+
+def game_and_seats(game_id: str) -> tuple[Game | None, list[Seat]]:
+    """A game and its seats (with their accounts) in seat order, in one query: every board render and
+    every asker check reads both, and a query costs more in Django than the few repeated columns do.
+    A game is created with its seats; one without any is read on its own."""
+    seats = list(
+        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("index")
+    )
+    if not seats:
+        return Game.objects.filter(pk=game_id).first(), []
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game  # one Game object for all of them, as `game.seats` would give
+    return game, seats

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Collection
 from typing import Any
 
 from django.db import transaction
@@ -67,11 +68,15 @@ def acting_seat(game: Game, seats: list[Seat], state, actor: Actor, seat_index) 
     return seat
 
 
-def waiting_for(game: Game, seats: list[Seat], acting: Seat | None = None) -> list[Seat]:
-    """In a friends room without a timer, the seated people who are not connected now."""
+def waiting_for(
+    game: Game, seats: list[Seat], acting: Seat | None = None, here: Collection[int] | None = None
+) -> list[Seat]:
+    """In a friends room without a timer, the seated people who are not connected now (`here`: the
+    connected seats, where the caller has read them already)."""
     if game.mode != Game.Mode.FRIENDS or game.timer_seconds:
         return []
-    here = presence.connected_seats(game.pk)
+    if here is None:
+        here = presence.connected_seats(game.pk)
     return [
         s
         for s in seats

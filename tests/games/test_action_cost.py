@@ -76,3 +76,37 @@ def test_the_queries_of_a_roll_and_a_move_are_pinned(
 # statements); the engine state comes from memory or one read of the round's actions.
 ROLL_QUERIES = 8
 MOVE_QUERIES = 8
+
+
+def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
+    django_user_model, django_assert_max_num_queries, redis_client, client
+):
+    """The page's POST: the session and account, the game with its seats read once unlocked (who is
+    asking, who is present), the locked action, the game with its seats once more for the answer, and
+    the one action that is new in the board's history. Nothing is read twice."""
+    host = member(django_user_model.objects.create_user("hostess"))
+    guest = member(django_user_model.objects.create_user("guesto"))
+    game = friends_room(host, [guest])
+    everyone_here(game)
+    actions.do_roll(game.pk, host, game.version)  # the board's history so far is known here
+    game = fresh(game)
+    render_live(game, viewpoint_for(game, list(game.seats.all()), host))
+    state = actions.engine_state(game)
+    seat = actions.turn_seat(game, list(game.seats.all()), state)
+    assert engine.legal_moves(state) or engine.can_roll(state)
+    client.force_login(django_user_model.objects.get(pk=seat.user_id))
+    assert client.get(f"/games/{game.pk}/").status_code == 200  # the page was open before the click
+    name = "roll" if engine.can_roll(state) and not engine.legal_moves(state) else "move"
+    data = {"version": game.version}
+    if name == "move":
+        m = engine.legal_moves(state)[0]
+        data.update(colour=m.colour, index=m.index)
+    with django_assert_max_num_queries(POST_QUERIES):
+        answer = client.post(f"/games/{game.pk}/{name}", data, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200, answer.content.decode()[:300]
+    assert f'data-version="{game.version + 1}"' in answer.content.decode()
+
+
+# The session, the account, the game and seats (one query), the action's own ROLL_QUERIES, the game
+# and seats again for the answer, and the new action for the history.
+POST_QUERIES = 2 + 1 + ROLL_QUERIES + 1 + 1

@@ -1,5 +1,5 @@
-"""The live board fragment and its cache in the shared Redis (also the Celery broker): one fragment per
-game and viewpoint, never one per version, and never an old version served."""
+"""The live board fragment and the process's memory of it: one fragment per game and viewpoint, never one
+per version, and never an old version served."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ def fixed_seeds(settings):
     settings.LUDOPAT_FIXED_SERVER_SEED = SEED
 
 
-def fragment_keys(redis_client, game: Game) -> list[bytes]:
-    return list(redis_client.scan_iter(match=f"*live:{game.pk}:*", count=1000))
+def fragment_keys(game: Game) -> list[str]:
+    return [key for key in render._FRAGMENTS.list_keys() if key.startswith(f"live:{game.pk}:")]
 
 
 def views_of(game: Game, owner) -> list:
@@ -32,7 +32,7 @@ def views_of(game: Game, owner) -> list:
     ]
 
 
-def test_three_hundred_moves_leave_one_fragment_per_viewpoint(redis_client):
+def test_three_hundred_moves_leave_one_fragment_per_viewpoint():
     owner = anon()
     game = local_game(owner, names=("Ann", "Ben", "Cy", "Di"))
     for _ in range(300):
@@ -42,13 +42,12 @@ def test_three_hundred_moves_leave_one_fragment_per_viewpoint(redis_client):
         if game.status != Game.Status.PLAYING:
             break
     assert fresh(game).version >= 250  # hundreds of versions were rendered, by two viewpoints
-    keys = fragment_keys(redis_client, game)
+    keys = fragment_keys(game)
     assert len(keys) == 2, keys  # the owner's board and the spectators' board
-    assert all(0 < redis_client.ttl(k) <= render.FRAGMENT_SECONDS for k in keys)
 
 
 def test_a_cached_fragment_is_reused_for_its_version_and_never_for_a_later_one(
-    redis_client, django_assert_num_queries
+    django_assert_num_queries,
 ):
     owner = anon()
     game = local_game(owner)
@@ -60,7 +59,7 @@ def test_a_cached_fragment_is_reused_for_its_version_and_never_for_a_later_one(
     [(g, seats, vp), _] = views_of(game, owner)
     later = render_live(g, vp, seats=seats)
     assert f'data-version="{g.version}"' in later and later != first
-    assert len(fragment_keys(redis_client, game)) == 1
+    assert len(fragment_keys(game)) == 1
 
 
 def test_after_a_resignation_the_cards_and_the_result_read_right_for_each_viewer(
@@ -84,3 +83,29 @@ def test_after_a_resignation_the_cards_and_the_result_read_right_for_each_viewer
     assert "You win!" in html
     bobs = render_live(game, viewpoint_for(game, seats, bob), seats=seats)
     assert "alice wins!" in bobs and "You win!" not in bobs
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "twodice"])
+def test_a_history_built_one_action_on_from_the_last_equals_the_one_read_in_full(
+    ruleset, django_assert_max_num_queries
+):
+    """Each version's history is the last one's plus one action (one query); what the board shows from
+    it (last token, last roll, the log, the kept rounds) must be exactly what a full read gives, over
+    a whole game, its round's end included."""
+    owner = anon("history-owner")
+    game = local_game(owner, ruleset=ruleset, options={"tokens": 2} if ruleset == "classic" else {})
+    render._HISTORIES.clear()
+    render._history(fresh(game))
+    stepped = 0
+    for _ in range(3000):
+        game = fresh(game)
+        if game.status != Game.Status.PLAYING:
+            break
+        game = step(game, lambda seat: owner)
+        # A roll or a move on in a round being played costs one query; a round's end is read in full.
+        with django_assert_max_num_queries(1 if game.status == Game.Status.PLAYING else 4):
+            built = render._history(game)
+        assert built == render._read_history(game), f"version {game.version}"
+        stepped += game.status == Game.Status.PLAYING
+    assert game.status == Game.Status.FINISHED and stepped > 20
+    assert render._history(game).rounds  # the round that ended is kept

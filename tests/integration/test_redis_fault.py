@@ -219,7 +219,7 @@ def test_redis_down_mid_game_then_back(site):
         assert fresh(game).version == version + 1
     handed_over = fresh(game).version
     assert handed_over > before and fresh(game).status == Game.Status.PLAYING
-    assert "board cache unreachable" in site.services[0].text()  # daphne's log says why
+    assert "presence unreachable" in site.services[0].text()  # daphne's log says why
 
     site.redis.start()
     wait_for(lambda: computers_actions(game, handed_over).exists(), timeout=30)
