@@ -176,7 +176,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await self._seated_since_connecting()
         html = await self._shared_board(event)
         if html is None:
-            await self._send_board(force=False)
+            await self._send_board(force=False, version=version)
             return
         self.sent_version = version
         await self.send(text_data=html)
@@ -197,13 +197,18 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await broadcast.presence_changed(self.channel_layer, self.game_id)
 
     async def _send_board(
-        self, force: bool = True, notice: str = "", have: int | None = None
+        self,
+        force: bool = True,
+        notice: str = "",
+        have: int | None = None,
+        version: int | None = None,
     ) -> None:
         """Send the current board unless the page has it (what this socket sent, or on a resync the
-        version the page says it shows)."""
+        version the page says it shows). `version`: the one a push announced, whose reading this
+        process's renders of it share."""
         if have is not None:
             self.sent_version = have
-        html, version = await self._render(notice)
+        html, version = await self._render(notice, version)
         if html is None:
             return
         if have is not None and have > version:
@@ -214,8 +219,11 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     @db_call
-    def _render(self, notice: str = ""):
-        game, seats = actions.game_and_seats(self.game_id)
+    def _render(self, notice: str = "", version: int | None = None):
+        if version is None:
+            game, seats = actions.game_and_seats(self.game_id)
+        else:
+            game, seats = actions.game_and_seats_at(self.game_id, version)
         if game is None:
             return None, -1
         self.viewpoint = viewpoint_for(game, seats, self.actor)

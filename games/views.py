@@ -170,7 +170,7 @@ def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
     socket = request.headers.get("X-Live-Socket", "") if request.htmx else ""
     try:
         with broadcast.answering(socket):
-            commands.run(name, game_id, actor, data, seen)
+            done = commands.run(name, game_id, actor, data, seen)
     except GameError as error:
         return _refused(request, game_id, actor, error)
     if not request.htmx:
@@ -182,7 +182,11 @@ def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
         ):
             return redirect(target)
         return redirect("game", game_id)
-    game, seats = _load(game_id)
+    # The version this action made, read once here for every render of it in this process.
+    if isinstance(done, Game):
+        game, seats = actions.game_and_seats_at(game_id, done.version)
+    else:
+        game, seats = _load(game_id)
     return HttpResponse(render_live(game, viewpoint_for(game, seats, actor), seats=seats))
 
 

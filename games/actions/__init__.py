@@ -43,7 +43,7 @@ from .core import (
     turn_seat,
 )
 from .leaving import do_abandon, do_leave, do_resign
-from .reading import game_and_seats, unfinished_games
+from .reading import game_and_seats, game_and_seats_at, unfinished_games
 from .rounds import do_new_round, finish_round
 from .setup import (
     SeatSpec,
@@ -79,6 +79,7 @@ __all__ = [
     "engine_state",
     "finish_round",
     "game_and_seats",
+    "game_and_seats_at",
     "is_timed",
     "lock_game",
     "seat_colours",

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 from django.db.models import Prefetch, Q
 
 from ..actors import Actor
 from ..models import Game, Seat
+from ..recent import Recent
 
 
 def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
@@ -38,4 +41,24 @@ def game_and_seats(game_id: str) -> tuple[Game | None, list[Seat]]:
     game = seats[0].game
     for seat in seats:
         seat.game = game  # one Game object for all of them, as `game.seats` would give
+    return game, seats
+
+
+# A version's game and seats as read once it was committed, shared for a moment by the renders of that
+# version in this process: the POST's answer and the other seats' and spectators' sockets, all within
+# milliseconds of the commit. Only for as long as a push takes: a change that bumps no version (a
+# deadline moved, a player away) is pushed as presence, which renders from a fresh read.
+_AT_VERSION: Recent[tuple[str, int], tuple[float, Game, list[Seat]]] = Recent(512)
+SHARE_SECONDS = 1.0
+
+
+def game_and_seats_at(game_id: str, version: int) -> tuple[Game | None, list[Seat]]:
+    """`game_and_seats` for rendering version `version` (a newer version, if that is what is read, is
+    returned as it is, and shared by its own renders)."""
+    found = _AT_VERSION.get((game_id, version))
+    if found is not None and time.monotonic() - found[0] < SHARE_SECONDS:
+        return found[1], found[2]
+    game, seats = game_and_seats(game_id)
+    if game is not None:
+        _AT_VERSION.put((game_id, game.version), (time.monotonic(), game, seats))
     return game, seats

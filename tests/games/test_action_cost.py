@@ -110,3 +110,31 @@ def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
 # The session, the account, the game and seats (one query), the action's own ROLL_QUERIES, the game
 # and seats again for the answer, and the new action for the history.
 POST_QUERIES = 2 + 1 + ROLL_QUERIES + 1 + 1
+
+
+def test_the_renders_of_one_version_in_a_process_read_the_game_once(
+    django_user_model, django_assert_num_queries, redis_client
+):
+    """The mover's answer and the other seats' and spectators' sockets render the same version within
+    milliseconds: one read of the game and its seats serves them all, and a new version is read anew."""
+    host = member(django_user_model.objects.create_user("hostess"))
+    guest = member(django_user_model.objects.create_user("guesto"))
+    game = friends_room(host, [guest])
+    everyone_here(game)
+    rolled = actions.do_roll(game.pk, host, game.version)
+    with django_assert_num_queries(1):
+        first, seats = actions.game_and_seats_at(game.pk, rolled.version)
+    assert first.version == rolled.version and len(seats) == 2
+    with django_assert_num_queries(0):
+        again, _ = actions.game_and_seats_at(game.pk, rolled.version)
+    assert again is first
+    state = actions.engine_state(first)
+    actor = host if actions.turn_seat(first, seats, state).index == 0 else guest
+    if engine.legal_moves(state):
+        m = engine.legal_moves(state)[0]
+        newer = actions.do_move(game.pk, actor, first.version, m.colour, m.index, m.die, m.pair)
+    else:
+        newer = actions.do_roll(game.pk, actor, first.version)
+    with django_assert_num_queries(1):
+        later, _ = actions.game_and_seats_at(game.pk, newer.version)
+    assert later.version == first.version + 1
