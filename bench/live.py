@@ -12,15 +12,18 @@ channel layer, the cache and the Celery broker all derive from it), `--processes
 
 Then it creates two-player friends rooms between real accounts (accounts and sessions written directly:
 no PBKDF2 log-ins), and for each game opens both seats' WebSockets and one spectator's as a browser does
-(session cookie, Origin header, /ws/games/<id>/, a heartbeat every 25 s). Each game acts once per
-interval: the player whose board says it is their turn rolls, or moves a token it offers, with a POST
-as the page does (htmx headers, CSRF cookie and header; `--via ws` sends the same command over the
-WebSocket). Latency = from sending the action to the updated board (a version above the one acted on)
+(session cookie, Origin header, /ws/games/<id>/, a heartbeat every 25 s), each page on a process of
+its own choosing as a reverse proxy spreads connections (with `--processes` above 1, a game's pages are
+not kept together; a page's POSTs go where its socket went). Each game acts once per interval: the
+player whose board says it is their turn rolls, or moves a token it offers, with a POST as the page
+does (htmx headers, CSRF cookie and header; `--via ws` sends the same command over the WebSocket). The
+games take turns evenly over the interval, so the site sees a steady rate (`--arrivals random` gives
+each game a random phase instead: some games fall together, and the same burst recurs every interval). Latency = from sending the action to the updated board (a version above the one acted on)
 having reached both seats and the spectator (the actor's POST answer counts for the actor's page).
 An action whose board hasn't reached everyone after 5 s, a refused action or a dropped socket is an
 error.
 
-Windows: 10, 50 and 200 games acting every 2 s, then a ramp of target rates over all the games to find
+Windows (10 s each, `--window-seconds`): 10, 50 and 200 games acting every 2 s, then a ramp of target rates over all the games to find
 the capacity: the highest actions/s achieved with p99 under 100 ms and no errors. For each window it
 prints p50/p99/max, actions/s, errors, CPU milliseconds per action (from /proc: the web processes, the
 Celery worker and beat, and, shared with anything else on the machine, the PostgreSQL and Redis servers;
