@@ -25,7 +25,7 @@ async def test_two_sockets_blocking_work_runs_side_by_side():
     assert first != second
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 async def test_a_request_hops_into_a_thread_once_for_its_middleware_and_once_for_its_view(
     async_client, monkeypatch
 ):
