@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from redis import RedisError
 
 from ludopat import client_address
 
@@ -107,6 +108,7 @@ def _count(names: list[str], window: int) -> list[int]:
             pipe.set(key, 0, ex=window, nx=True)
             pipe.incr(key)
         return [int(n) for n in pipe.execute()[1::2]]
-    except Exception:  # redis.exceptions.ConnectionError and friends: no counting without Redis
+    # Unreachable or timed out: no counting without Redis. Any other error is a bug, and raises.
+    except RedisError:
         log.warning("rate limit not counted: cache unreachable", exc_info=True)
         return [0] * len(names)

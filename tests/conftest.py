@@ -27,16 +27,3 @@ def redis_down(settings):
         if name != "CELERY_BROKER_URL":
             setattr(settings, name, value)
     return url
-
-
-@pytest.fixture(scope="session", autouse=True)
-def pools_closed_before_the_test_database_goes(django_db_setup, django_db_blocker):
-    """PostgreSQL connections are pooled per process, and the sockets' work runs in pool threads: the
-    idle connections they gave back would keep the test database "in use" when it is dropped."""
-    yield
-    from django.db import connections
-
-    with django_db_blocker.unblock():
-        for conn in connections.all():
-            if hasattr(conn, "close_pool"):
-                conn.close_pool()
