@@ -1,4 +1,4 @@
-"""static/js/verify.js in Chromium, on its own: the browser's dice must be the server's (RULES.md section 8).
+"""static/js/verify.js in Chromium, alone: the browser's dice must be the server's (docs/record.md).
 
 The script is loaded into an empty page served at http://127.0.0.1 (a secure context, so Web Crypto is
 there) and run on the shared fair-dice vectors and on records played with games.engine.fair.

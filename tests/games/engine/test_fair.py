@@ -1,4 +1,4 @@
-"""Fair dice (RULES.md section 8): the shared vectors, the rejection rule, and a chi-square check."""
+"""Fair dice (docs/record.md): the shared vectors, the rejection rule, and a chi-square check."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`twodice` (RULES.md section 6): perft-style positions for every rule, the shared examples, properties.
+"""`twodice` (docs/rules.md "Two dice"): perft positions for each rule, shared examples, properties.
 
 Positions are built directly as State values. Squares: a seed of corner k at track progress p stands on
 square (13k + p) mod 52; red is corner 0, green 1, yellow 2, blue 3. So yellow at 39 and blue at 26 stand
