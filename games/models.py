@@ -1,7 +1,7 @@
 """A game room, its seats and the append-only log of everything that happened in it.
 
 The Action log is the truth: a round's engine state is rebuilt by replaying that round's `roll` and
-`move` actions (`Game.state` is a copy kept for listing and rendering, RECORD.md's state without `legal`).
+`move` actions (`Game.state` is a copy for listing and rendering, docs/record.md's state without `legal`).
 Each round has its own fair-dice server seed, so a finished round's seed can be revealed while the next
 round's stays secret.
 """
@@ -55,13 +55,13 @@ class Game(models.Model):
     owner_key = models.CharField(max_length=64, blank=True, db_index=True)
 
     round = models.PositiveIntegerField(default=1)
-    # The current round's turn order: a list of colour lists (RECORD.md `players`).
+    # The current round's turn order: a list of colour lists (docs/record.md `players`).
     players = models.JSONField(default=list)
     state = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=0)
     message = models.CharField(max_length=300, blank=True)
 
-    # Fair dice of the current round (RULES.md section 8). `nonce` is the next die's nonce.
+    # Fair dice of the current round (docs/record.md "Fair dice"). `nonce` is the next die's nonce.
     server_seed = models.CharField(max_length=64)
     server_seed_sha256 = models.CharField(max_length=64)
     client_seed = models.CharField(max_length=400, blank=True)  # fixed at the first roll
@@ -183,7 +183,7 @@ class Seat(models.Model):
 
 
 class Action(models.Model):
-    """One entry of a game's append-only log. `data` is RECORD.md's action for rolls and moves."""
+    """One entry of a game's append-only log. `data` is a record's roll or move (docs/record.md)."""
 
     class Kind(models.TextChoices):
         CREATE = "create"

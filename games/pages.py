@@ -114,7 +114,7 @@ def public_replay(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def public_record_json(request: HttpRequest, public_id: str) -> HttpResponse:
-    """The round's record (RECORD.md) under its public id, with that id in place of the room's."""
+    """The round's record (docs/record.md) under its public id, in place of the room's id."""
     kept = round_by_public_id(public_id)
     if kept is None:
         return _replay_not_found(request)

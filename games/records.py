@@ -1,4 +1,4 @@
-"""A game's record (RECORD.md): replayable as it is, with names, created, result and fair filled in."""
+"""A game's record (docs/record.md): replayable as it is, with names, created, result and fair."""
 
 from __future__ import annotations
 

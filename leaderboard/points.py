@@ -1,4 +1,4 @@
-"""Points for a finished game's places (RULES.md section 7): the last place scores 0; two players
+"""Points for a game's places (docs/rules.md "Places and points"): last place scores 0; two players
 10 / 0; three 10 / 6 / 0; four 10 / 6 / 3 / 0.
 """
 

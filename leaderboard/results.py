@@ -1,4 +1,4 @@
-"""Results of finished rounds, written once, and the standings they add to (RULES.md section 7).
+"""Results of finished rounds, written once, and the standings they add to (docs/rules.md).
 
 `record_round` is called by `games.actions.rounds.finish_round` in the transaction of the action that
 ends a round. It writes one `Result` per seat and adds the counted ones to the `Standing` sums in the

@@ -1,4 +1,4 @@
-"""The coin ledger's tables (ARCHITECTURE.md "Money"): double entry, append-only, integers only.
+"""The coin ledger's tables (docs/ledger.md): double entry, append-only, integers only.
 
 Imported by accounts/models.py so Django finds them. Services that write them live beside this module
 (accounts/ledger/posting.py is the only writer of entries).

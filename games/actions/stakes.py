@@ -1,4 +1,4 @@
-"""Staked rooms: a friends room for two with a stake, played for coins (issue 10, ARCHITECTURE "Money").
+"""Staked rooms: a friends room for two with a stake, played for coins (issue 10, docs/ledger.md).
 
 Coins move only through the ledger (accounts.ledger) and only inside the game's transactions:
 

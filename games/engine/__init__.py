@@ -1,4 +1,4 @@
-"""Ludopat's rules engine: RULES.md's four rule sets in pure Python (no Django import).
+"""Ludopat's rules engine: the four rule sets of docs/rules.md in pure Python (no Django import).
 
 >>> from games import engine
 >>> s = engine.new_game("classic", [["red"], ["yellow"]])

@@ -1,4 +1,4 @@
-"""The board every rule set shares (RULES.md section 1): corners, the 52-square track, safe squares.
+"""The board every rule set shares (docs/rules.md "The board"): corners, track, safe squares.
 
 A token's position is its **progress** from its own start square: -1 in the yard, 0..50 on the shared
 track, 51..55 in its own home column, 56 home. Which square of the shared track a progress is depends

@@ -1,4 +1,4 @@
-"""`classic` (RULES.md section 3): the family game. Safe stars, pairs can't be captured, a bonus roll
+"""`classic` (docs/rules.md "Classic"): family Ludo. Safe stars, pairs can't be captured, bonus roll
 for a 6, a capture or a token home, and the first player home wins.
 
 >>> from games import engine
@@ -29,7 +29,7 @@ VARIANT = onedie.Variant(
 )
 
 
-# Each colour plays from its own corner; 2 to 4 seats, coloured as RULES.md section 3 says.
+# Each colour plays from its own corner; 2 to 4 seats, coloured as docs/rules.md "Classic" says.
 CORNERS = CORNER
 SEAT_COUNTS = onedie.SEAT_COUNTS
 FIRST_TURN_PASSES = True

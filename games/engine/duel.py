@@ -1,4 +1,4 @@
-"""`duel` (RULES.md section 4): Red against Blue from opposite corners. A capture sends every rival
+"""`duel` (docs/rules.md "Duel"): Red v Blue from opposite corners. A capture sends every rival
 pawn on the square home, and only a 6 earns another roll.
 
 >>> from games import engine
@@ -23,7 +23,7 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]] = {}
 CORNERS = {"red": 0, "blue": 2}
 PLAYERS = (("red",), ("blue",))
 SEAT_COUNTS: tuple[int, ...] = (2,)
-FIRST_TURN_PASSES = False  # red starts every round (RULES.md)
+FIRST_TURN_PASSES = False  # red starts every round (docs/rules.md "Duel")
 
 VARIANT = onedie.Variant(
     name=NAME,

@@ -1,4 +1,4 @@
-"""Provably fair dice (RULES.md section 8).
+"""Provably fair dice (docs/record.md "Fair dice").
 
 The server commits to a secret `server_seed` by showing its SHA-256 before the first roll; every die is
 HMAC-SHA256(server_seed, f"{client_seed}:{nonce}") reduced without bias, so once the seed is revealed
@@ -52,7 +52,7 @@ def die(server_seed: str, client_seed: str, nonce: int) -> int:
     """The die (1-6) for `nonce`: the first digest byte below 252, mod 6, plus 1.
 
     If all 32 bytes are 252 or more (about once in 2**118 dice), retry with the messages
-    `client_seed:nonce:1`, `:2`, ... as RULES.md says.
+    `client_seed:nonce:1`, `:2`, ... as docs/record.md "Fair dice" says.
 
     >>> [die("0" * 64, "alice|bob", n) for n in range(4)]
     [3, 1, 2, 3]
@@ -97,7 +97,7 @@ class FairDice:
         return [self.next_die() for _ in range(count)]
 
     def fair_field(self, revealed: bool = True) -> dict[str, str]:
-        """RECORD.md's `fair` object; `server_seed` only once the game is over (`revealed`)."""
+        """docs/record.md's `fair` object; `server_seed` only once the game is over (`revealed`)."""
         data = {"server_seed_sha256": self.commitment, "client_seed": self.client_seed}
         if revealed:
             data["server_seed"] = self.server_seed

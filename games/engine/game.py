@@ -21,7 +21,7 @@ class RuleSet(Protocol):
     # option name -> (default, allowed values); allowed values' types are checked strictly (bool is not int)
     OPTIONS: dict[str, tuple[Any, tuple[Any, ...]]]
     SEAT_COUNTS: tuple[int, ...]  # how many players may play it, fewest first
-    # Whether a room's next round hands the first turn on (RULES.md: duel's red starts every round).
+    # Whether a room's next round hands the first turn on (docs/rules.md: duel's red always starts).
     FIRST_TURN_PASSES: bool
 
     @property
@@ -32,7 +32,7 @@ class RuleSet(Protocol):
         """The colours of each seat when `count` play (MalformedError for a count it can't seat)."""
 
     def check_players(self, players: tuple[tuple[str, ...], ...]) -> None:
-        """Raise MalformedError unless the players fit the rule set (RECORD.md `players`)."""
+        """Raise MalformedError unless the players fit the rule set (docs/record.md `players`)."""
 
     def start(
         self, options: tuple[tuple[str, Any], ...], players: tuple[tuple[str, ...], ...]
@@ -92,7 +92,7 @@ def seat_colours(name: str, count: int) -> tuple[tuple[str, ...], ...]:
 
 def next_round_players(name: str, players: Sequence[Sequence[str]]) -> tuple[tuple[str, ...], ...]:
     """The turn order of a room's next round: the first turn passes to the next player, who is
-    listed first (RULES.md section 1), unless the rule set fixes who starts.
+    listed first (docs/rules.md "Turns with one die"), unless the rule set fixes who starts.
 
     >>> next_round_players("classic", [["red"], ["green"], ["yellow"]])
     (('green',), ('yellow',), ('red',))
@@ -192,7 +192,7 @@ def roll(state: State, dice: Iterable[int]) -> tuple[State, list[Event]]:
 def find_move(
     state: State, colour: str, index: int, die: int | str | None = None, pair: bool = False
 ) -> Move:
-    """The legal move that a request names (RECORD.md `move`), or IllegalMoveError saying why not."""
+    """The legal move a request names (docs/record.md `move`), or IllegalMoveError saying why."""
     if state.status == FINISHED:
         raise IllegalMoveError("the game is over")
     if colour not in state.colours:

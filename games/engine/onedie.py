@@ -1,4 +1,4 @@
-"""What the one-die rule sets share (RULES.md sections 2, 3, 4, 5, 7): one engine, four switches.
+"""What the one-die rule sets share (docs/rules.md "Turns with one die"): one engine, four switches.
 
 `classic`, `duel` and `places` differ only in who is captured, what earns a bonus roll, what three 6s
 undo and when the game ends; `places` adds the `pairs` (UP Way) and `hold` options. Each rule set module
@@ -84,7 +84,7 @@ SEAT_COUNTS = tuple(DEFAULT_SEATS)
 
 
 def default_players(count: int) -> tuple[tuple[str, ...], ...]:
-    """The default seats of `classic` and `places` (RULES.md section 3).
+    """The default seats of `classic` and `places` (docs/rules.md "Classic").
 
     >>> default_players(3)
     (('red',), ('green',), ('yellow',))
@@ -168,7 +168,7 @@ def moves_for_number(
     die: int,
     pairs: bool,
 ) -> list[Move]:
-    """Every move colour `ci` can make with the number `die` (RULES.md 2 and, with pairs, 5a)."""
+    """Every move colour `ci` can make with `die` (docs/rules.md; with pairs, "Option pairs")."""
     if pairs:
         return _pairs_moves(colours, tokens, ci, corners, die)
     colour = colours[ci]
@@ -418,11 +418,11 @@ def _three_sixes(variant: Variant, state: State, events: list[Event]) -> tuple[S
 
 
 def _roll_hold(variant: Variant, state: State, dice: tuple[int, ...], pairs: bool) -> Outcome:
-    """hold: the number joins the hand; a 6 owes one more roll, to take now or later (RULES.md 5b)."""
+    """hold: the number joins the hand; a 6 owes one more roll (docs/rules.md "Option hold")."""
     die = dice[0]
     run, log = state.memo
     # Rolling while a move is possible spends one of the owed rolls; otherwise the roll awaited is the
-    # one not counted in `rolls` (RECORD.md: "rolls owed beyond the one it is awaiting").
+    # one not counted in `rolls` (docs/record.md, "The state": `rolls`).
     owed = state.rolls - 1 if state.awaiting == MOVE else state.rolls
     events = [_rolled(state.turn, dice)]
     if die == 6:
@@ -494,7 +494,7 @@ def apply(variant: Variant, state: State, move: Move) -> tuple[State, list[Event
     if move.pair:
         partner = next(
             i for i, progress in enumerate(mine) if progress == frm and i != move.index
-        )  # the lowest-indexed other token on the square (RULES.md 5a)
+        )  # the lowest-indexed other token on the square (docs/rules.md "Option pairs")
         mine[partner] = to
         moved.append((ci, partner, frm))
         events.append(Event("moved", player, (move.colour, partner), frm, to))
@@ -513,7 +513,7 @@ def apply(variant: Variant, state: State, move: Move) -> tuple[State, list[Event
                 if not count:
                     continue
                 # Where pairs are protected a single captures only lone tokens and a pair only pairs
-                # (RULES.md 3, 5a); otherwise every rival token there goes.
+                # (docs/rules.md "Classic", "Option pairs"); otherwise every rival token there goes.
                 if not pairs_protected or (count >= 2 if move.pair else count == 1):
                     theirs = tokens[cj]
                     colour = state.colours[cj]

@@ -1,4 +1,4 @@
-"""`places` (RULES.md section 5): play on until every place is decided; three 6s undo all three.
+"""`places` (docs/rules.md "Places"): play on until every place is decided; three 6s undo all three.
 Options `pairs` (UP Way: pairs move together by half an even roll, block and capture pairs) and `hold`
 (numbers go into a hand, owed rolls can wait), which may be combined.
 
@@ -33,7 +33,7 @@ VARIANT = onedie.Variant(
 )
 
 
-# Each colour plays from its own corner; 2 to 4 seats, coloured as RULES.md section 3 says.
+# Each colour plays from its own corner; 2 to 4 seats, coloured as docs/rules.md "Classic" says.
 CORNERS = CORNER
 SEAT_COUNTS = onedie.SEAT_COUNTS
 FIRST_TURN_PASSES = True

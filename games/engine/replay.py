@@ -1,6 +1,6 @@
-"""Game records (RECORD.md): parse, validate, replay; and the `python -m games.engine replay` command.
+"""Game records (docs/record.md): parse, check, replay; the `python -m games.engine replay` command.
 
-A record that does not have RECORD.md's shape raises MalformedError (the command's exit 2); a
+A record that does not have docs/record.md's shape raises MalformedError (the command's exit 2); a
 well-shaped action that can't be applied where it stands raises ActionError, which carries the index of
 that action (exit 1).
 
@@ -43,7 +43,7 @@ class Roll(NamedTuple):
 
 class MoveRequest(NamedTuple):
     colour: str
-    index: int  # type: ignore[assignment]  # RECORD.md's name; hides tuple.index, never called
+    index: int  # type: ignore[assignment]  # the record's name; hides tuple.index, never called
     die: int | str | None
     pair: bool
 
@@ -56,7 +56,7 @@ class Record(NamedTuple):
 
 
 def _is_int(value: Any) -> bool:
-    return type(value) is int  # booleans are not integers (RECORD.md)
+    return type(value) is int  # booleans are not integers (docs/record.md)
 
 
 def _parse_action(action: Any, at: int) -> Roll | MoveRequest:
@@ -92,7 +92,7 @@ def _parse_action(action: Any, at: int) -> Roll | MoveRequest:
 
 
 def parse_record(record: Any) -> Record:
-    """Check a decoded record's shape (RECORD.md); MalformedError says what is wrong.
+    """Check a decoded record's shape (docs/record.md); MalformedError says what is wrong.
 
     >>> parse_record({"format": "ludopat-record/1", "ruleset": "duel",
     ...               "players": [["red"], ["blue"]], "actions": [{"roll": [3]}]}).actions
@@ -146,7 +146,7 @@ def replay_record(record: Any) -> State:
 
 
 def state_json(state: State) -> dict[str, Any]:
-    """The state as `replay` prints it: RECORD.md's state object with `legal`."""
+    """The state as `replay` prints it: docs/record.md's state object with `legal`."""
     return state.to_json(legal=game.legal_moves(state))
 
 

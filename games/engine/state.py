@@ -1,7 +1,7 @@
 """Value types shared by every rule set: the game state, moves, events and errors.
 
 The state is immutable: applying an action returns a new state, so a bot can search ahead and the web
-site can keep any position without copying it. Fields mirror RECORD.md's state JSON; the few extras a
+site can keep any position without a copy. Fields mirror docs/record.md's state JSON; the extras a
 rule set needs to remember (a run of sixes, what a three-sixes undo must restore) live in `memo`, which
 never appears in the JSON.
 """
@@ -25,11 +25,11 @@ class EngineError(Exception):
 
 
 class IllegalMoveError(EngineError):
-    """A well-formed action that can't be applied in the position it meets (RECORD.md exit 1)."""
+    """A well-formed action that can't apply in the position it meets (docs/record.md: exit 1)."""
 
 
 class MalformedError(EngineError):
-    """Input that is not a game at all: unknown rule set, bad option, bad players (RECORD.md exit 2)."""
+    """Input that is not a game: unknown rule set, bad options or players (docs/record.md: exit 2)."""
 
 
 class Move(NamedTuple):
@@ -40,7 +40,7 @@ class Move(NamedTuple):
     """
 
     colour: str
-    # Named as RECORD.md names it; it hides tuple.index, which nothing calls on a Move.
+    # Named as the record names it; it hides tuple.index, which nothing calls on a Move.
     index: int  # type: ignore[assignment]
     die: int | str
     pair: bool
@@ -117,7 +117,7 @@ class State(NamedTuple):
         return self.status == FINISHED
 
     def to_json(self, legal: tuple[Move, ...] | None = None) -> dict[str, Any]:
-        """RECORD.md's state object; `legal` is included when given (replay prints it)."""
+        """docs/record.md's state object; `legal` is included when given (replay prints it)."""
         data: dict[str, Any] = {
             "ruleset": self.ruleset,
             "options": dict(self.options),

@@ -1,4 +1,4 @@
-"""`twodice`: the Nigerian-style two-dice game (RULES.md section 6).
+"""`twodice`: the Nigerian-style two-dice game (docs/rules.md "Two dice").
 
 Two players, each owning two colours (red+green against yellow+blue). Dice are rolled two at a time; a
 double six rolls again and every die rolled stays in the hand. The dice are played one at a time, and the
@@ -127,7 +127,7 @@ def _all_out(own: Own) -> bool:
 def _last_seed(own: Own) -> int | None:
     """The progress of the last seed when it must run the total (exactly one not out, on the track).
 
-    Choices where RULES.md is silent: a last seed still in the yard uses single dice (it needs a 6 to
+    Choices the rules leave open: a last seed still in the yard uses single dice (it needs a 6 to
     come out, like any seed), and from the moment it stands on the track it runs the total of what is
     left in the hand, also when it became the last seed in the middle of the hand.
     """
@@ -198,7 +198,7 @@ def _options(own: Own, opp: int, dice: tuple[int, ...]) -> Iterator[Option]:
 def _most_dice(own: Own, opp: int, dice: tuple[int, ...]) -> int:
     """The most dice of the (sorted) hand that can be played from here, obeying every rule.
 
-    A winning move counts as playing every die left. RULES.md says so for the kill rule; choice: it holds
+    A winning move counts as playing every die left. The rules say so for the kill rule; choice: it holds
     for this count too, so a move that wins at once is never ruled out by a longer sequence (a player
     expects to be allowed to win; it only matters when another order would play more dice). A legal kill
     always plays the whole hand: it is legal only if the rest can be played in full, or it is the last
@@ -246,7 +246,7 @@ def _mover(state: State) -> tuple[Own, int, tuple[str, ...]]:
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """Every legal move: the moves that start a sequence playing the most dice (RULES.md section 6).
+    """Every legal move: each starts a sequence playing the most dice (docs/rules.md "Two dice").
 
     Seeds standing together are listed separately; a number held twice in the hand is listed once.
 

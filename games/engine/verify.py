@@ -1,4 +1,4 @@
-"""`python -m games.engine verify RECORD.json|-`: check every roll of a finished game (RULES.md section 8).
+"""`python -m games.engine verify RECORD.json|-`: check a finished game's rolls (docs/record.md).
 
 The record's `fair` field holds `server_seed`, `server_seed_sha256` and `client_seed`. Verifying checks the
 commitment (the SHA-256 of the revealed seed is the one shown from the start), then recomputes every

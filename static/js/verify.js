@@ -1,4 +1,4 @@
-// Fair-dice verification in the browser (RULES.md section 8), with the Web Crypto API.
+// Fair-dice verification in the browser (docs/record.md "Fair dice"), with the Web Crypto API.
 //
 // Every die of a game is HMAC-SHA256(key = server_seed's 64 ASCII characters,
 // message = `${client_seed}:${nonce}`): the first digest byte below 252 gives `byte % 6 + 1`; if no byte

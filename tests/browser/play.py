@@ -63,7 +63,7 @@ def seeds_for(game) -> tuple[str, list[str]]:
 
 
 def client_seed_giving(server_seed: str, seeds: list[str], seat: int, dice: list[int]) -> str:
-    """A client seed for `seat` that makes the game's first dice `dice` (RULES.md section 8)."""
+    """A client seed for `seat` that makes the game's first dice `dice` (docs/record.md)."""
     for n in count():
         candidate = f"test{n}"
         joined = "|".join(candidate if i == seat else s for i, s in enumerate(seeds))

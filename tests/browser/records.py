@@ -18,7 +18,7 @@ def play_record(
     client_seed: str = "alice|bob",
     max_actions: int = 5000,
 ) -> dict[str, Any]:
-    """A whole game with fair dice, always playing the first legal move, as a RECORD.md record."""
+    """A whole game with fair dice, always the first legal move, as a record (docs/record.md)."""
     players = players or {
         "duel": [["red"], ["blue"]],
         "twodice": [["red", "green"], ["yellow", "blue"]],

@@ -1,7 +1,7 @@
 """Several processes behave as one site: two daphne processes and two Celery workers (one task at a time
 each) on one database and one Redis, with the players' WebSockets on different processes.
 
-Nothing of a game lives in a process's memory (ARCHITECTURE "A move, end to end"), so a move made through
+Nothing of a game lives in a process's memory (docs/architecture.md "A move's path"), so a move made via
 one process reaches the page held by the other, a timed-out turn is played once whichever worker (or the
 beat sweeper) gets there, a chat line said on one process is read on the other, and a staked game pays
 out once even when both players end it at the same moment from different processes.

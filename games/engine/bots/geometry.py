@@ -1,7 +1,7 @@
 """What the bots need to know about the board: corners, squares, safety and the chance of a hit.
 
 The board itself (corners, safe squares) comes from `board.py`; the hit tables are the bots' own model
-of the dice (RULES.md sections 2 and 6).
+of the dice (docs/rules.md "Turns with one die", "Two dice").
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def _one_die_hits() -> tuple[float, ...]:
 def _two_dice_hits() -> tuple[float, ...]:
     """P(one seed of a two-dice hand lands exactly d squares ahead), d = 0..12.
 
-    A seed can land on either die alone or on their sum (its first landing counts, RULES.md 6).
+    A seed can land on either die alone or on their sum (first landing counts, docs/rules.md).
     Double-six continuations are rare (1/36) and ignored.
     """
     table = [0.0] * 13

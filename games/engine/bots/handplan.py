@@ -2,7 +2,7 @@
 
 The engine's `apply` is exact but does more than a search needs (events, a new State, re-listing the
 legal moves), and a double-six hand of six dice reaches thousands of positions. So the moves after the
-first are played here on bare token tuples, following RULES.md section 6: a seed leaves the yard only
+first are played on bare token tuples, following docs/rules.md "Two dice": seeds leave the yard only
 with a 6, exact home, kills send every opposing seed on the square to the yard and take the killer off
 the board, the last seed runs the total, a kill not on the last die must leave the rest of the hand
 playable, and a sequence must use as many dice as possible. The first move always comes from the

@@ -1,4 +1,4 @@
-"""A second, deliberately naive implementation of RULES.md, written apart from games/engine.
+"""A second, deliberately naive implementation of docs/rules.md, written apart from games/engine.
 
 It keeps mutable state, recomputes everything from scratch and follows the text line by line, trading
 speed for being easy to check against the rules. test_differential.py plays random games through both

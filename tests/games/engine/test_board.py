@@ -1,4 +1,4 @@
-"""The board geometry of RULES.md section 1."""
+"""The board geometry of docs/rules.md "The board"."""
 
 import pytest
 

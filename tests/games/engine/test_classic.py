@@ -1,4 +1,4 @@
-"""classic (RULES.md sections 2, 3, 7): perft-style positions, each with its roll, the exact set of
+"""classic (docs/rules.md "Classic"): perft-style positions, each with its roll, the exact set of
 legal moves and the position a move leads to. Red plays from corner 0 (its progress is the square
 number), yellow from corner 2 (progress p stands on square (26 + p) % 52), green from corner 1."""
 

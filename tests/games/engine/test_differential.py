@@ -1,6 +1,6 @@
-"""The engine against oracle.py, an independent naive reading of RULES.md, over many random games.
+"""The engine against oracle.py, an independent naive reading of docs/rules.md, in random games.
 
-After every roll and every move both must agree on the whole state (RECORD.md's JSON) and on the set of
+After each roll and move both must agree on the whole state (docs/record.md's JSON) and on the set of
 legal moves. Dice are loaded towards 6 (and double 6) so that three-sixes, bonus rolls, yard exits and
 long twodice hands come up often.
 """

@@ -1,4 +1,4 @@
-"""duel (RULES.md section 4): red on corner 0 against blue on corner 2 (blue's progress p stands on
+"""duel (docs/rules.md "Duel"): red on corner 0 v blue on corner 2 (blue's progress p stands on
 square (26 + p) % 52)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""places with option hold (RULES.md 5b). Yellow's progress p stands on square (26 + p) % 52:
+"""places with hold (docs/rules.md "Option hold"). Yellow's progress p is on square (26 + p) % 52:
 yellow 42 is on square 16, yellow 48 on square 22."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""places with option pairs (UP Way, RULES.md 5a). Red's progress is its square number; yellow's
+"""places with pairs (docs/rules.md "Option pairs"). Red's progress is its square number; yellow's
 progress p stands on square (26 + p) % 52, green's on (13 + p) % 52. Square 10 is unsafe: yellow 36,
 green 49."""
 

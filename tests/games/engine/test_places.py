@@ -1,4 +1,4 @@
-"""places without options (RULES.md sections 5 and 7): every token captured, three 6s undo all three,
+"""places without options (docs/rules.md "Places"): every token captured, three 6s undo all three,
 play on until every place is decided. Yellow's progress p stands on square (26 + p) % 52."""
 
 from games import engine

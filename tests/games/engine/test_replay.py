@@ -1,4 +1,4 @@
-"""The replay command and library (RECORD.md): exit 0 / 1 / 2, one line per record, never a traceback."""
+"""The replay command and library (docs/record.md): exit 0/1/2, a line per record, no traceback."""
 
 import json
 import subprocess

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def played_record(seed: int = 1) -> dict:
-    """A finished twodice game played with fair dice and random legal moves, as RECORD.md's record."""
+    """A finished twodice game: fair dice, random legal moves, as a record (docs/record.md)."""
     rng = random.Random(seed)
     dice = FairDice(client_seed=client_seed_for(["seat-a", "seat-b"]))
     players = [["red", "green"], ["yellow", "blue"]]
