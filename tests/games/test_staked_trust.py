@@ -100,3 +100,29 @@ def test_a_nul_byte_in_a_join_or_rematch_key_is_refused_with_a_sentence(ann, bea
     r = guest.post(f"/staked/{game.pk}/rematch", {"key": "\x00"}, HTTP_HX_REQUEST="true")
     assert r.status_code == 400 and "reload the page" in text(r)
     assert Game.objects.count() == 1 and balance_of(bea.pk) == 900
+
+
+# Item 10: a key replayed with a different request
+
+
+@pytest.mark.xfail(strict=True, reason="issue 17 item 10: a reused key answers the first result")
+def test_a_key_reused_for_a_different_request_is_refused(ann, bea):
+    host, guest = logged_in(ann), logged_in(bea)
+    first = open_room(host, "100", key="form-1")
+    game = Game.objects.get()
+    assert first["Location"] == f"/games/{game.pk}/"
+    assert open_room(host, "100", key="form-1")["Location"] == first["Location"]  # a repeat
+
+    other_stake = open_room(host, "250", key="form-1")
+    assert other_stake.status_code == 422
+    assert "was already used for a different request" in text(other_stake)
+    assert Game.objects.count() == 1 and balance_of(ann.pk) == 900
+
+    guest.post("/staked/quick", {"tier": "50", "ruleset": "twodice", "key": "bea-1"})
+    waiting = Game.objects.get(owner=bea)
+    on_a_join = guest.post(f"/staked/{game.pk}/join", {"key": "bea-1"})
+    assert on_a_join.status_code == 422
+    assert "was already used for a different request" in text(on_a_join)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.OPEN
+    assert Game.objects.get(pk=waiting.pk).status == Game.Status.OPEN
+    assert balance_of(bea.pk) == 950
