@@ -159,3 +159,54 @@ def test_a_leave_sent_from_the_open_room_is_refused_once_the_game_has_started(an
     host.post(f"/games/{game.pk}/leave", {"version": now})
     assert Game.objects.get().status == Game.Status.FINISHED
     assert balance_of(ann.pk) == 900 and balance_of(bea.pk) == 1080
+
+
+# Item 8: two accounts from one browser
+
+
+def sign_up(browser: Client, name: str):
+    r = browser.post(
+        "/accounts/signup/", {"username": name, "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert r.status_code == 302, text(r)[:500]
+
+
+@pytest.mark.xfail(
+    strict=True, reason="issue 17 item 8: a second account in one browser plays the first"
+)
+def test_two_accounts_from_one_browser_never_play_each_other_for_coins(
+    ann, bea, cat, django_user_model
+):
+    # Signing up while logged in (the session is flushed): the first account's room is withdrawn.
+    browser = logged_in(ann)
+    open_room(browser, "100", key="ann-room")
+    first = Game.objects.get(owner=ann)
+    sign_up(browser, "twin")
+    twin = django_user_model.objects.get(username="twin")
+    assert Game.objects.get(pk=first.pk).status == Game.Status.ABANDONED
+    assert balance_of(ann.pk) == 1000
+
+    # Logging out and in as another account in the same browser: still the same browser.
+    browser.post("/accounts/logout/")
+    logged_in(bea, browser)
+
+    # ann, elsewhere, opens a room and waits for a quick match; neither account of that browser
+    # may take her coins, and a quick match never pairs them.
+    elsewhere = logged_in(ann)
+    open_room(elsewhere, "100", key="ann-room-2")
+    room = Game.objects.get(owner=ann, status=Game.Status.OPEN)
+    refused = browser.post(f"/staked/{room.pk}/join", {"key": "bea-join"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 403
+    assert "played in the same browser can't play each other for coins" in text(refused)
+    assert Game.objects.get(pk=room.pk).status == Game.Status.OPEN
+    elsewhere.post(f"/staked/{room.pk}/cancel", {"version": Game.objects.get(pk=room.pk).version})
+
+    elsewhere.post("/staked/quick", {"tier": "50", "ruleset": "twodice", "key": "ann-quick"})
+    browser.post("/staked/quick", {"tier": "50", "ruleset": "twodice", "key": "bea-quick"})
+    assert Game.objects.filter(stake=50, status=Game.Status.OPEN).count() == 2  # not paired
+
+    # Someone from another browser is paired, and joins as usual.
+    stranger = logged_in(cat)
+    stranger.post("/staked/quick", {"tier": "50", "ruleset": "twodice", "key": "cat-quick"})
+    assert Game.objects.filter(stake=50, status=Game.Status.PLAYING).count() == 1
+    assert balance_of(twin.pk) == 1000 and balance_of(bea.pk) + balance_of(ann.pk) == 1950
