@@ -75,6 +75,10 @@ def _refused(request: HttpRequest, error: GameError) -> HttpResponse:
     return redirect("staked_lobby")
 
 
+def _bad_form(request: HttpRequest, form) -> HttpResponse:
+    return _refused(request, GameError(next(iter(form.errors.values()))[0]))
+
+
 def _to(request: HttpRequest, url: str) -> HttpResponse:
     if request.htmx:  # from the game page: load the page anew (the room has started or closed)
         response = HttpResponse(status=204)
@@ -108,9 +112,12 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
+    form = KeyedForm(request.POST)
+    if not form.is_valid():
+        return _bad_form(request, form)
     actor = actor_for(request.user, request.session)
     try:
-        game = stakes.join_staked_room(actor, game_id, key=request.POST.get("key", "")[:64])
+        game = stakes.join_staked_room(actor, game_id, key=form.cleaned_data["key"])
     except GameError as error:
         return _refused(request, error)
     return _to(request, game.get_absolute_url())
@@ -147,9 +154,12 @@ def quick(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def rematch(request: HttpRequest, game_id: str) -> HttpResponse:
+    form = KeyedForm(request.POST)
+    if not form.is_valid():
+        return _bad_form(request, form)
     actor = actor_for(request.user, request.session)
     try:
-        game = stakes.offer_rematch(actor, game_id, key=request.POST.get("key", "")[:64])
+        game = stakes.offer_rematch(actor, game_id, key=form.cleaned_data["key"])
     except GameError as error:
         return _refused(request, error)
     return _to(request, game.get_absolute_url())

@@ -83,9 +83,6 @@ def leave_form_version(page: str) -> str:
 # Item 9: a NUL byte in an idempotency key
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 9: a NUL byte in a join or rematch key is a 500"
-)
 def test_a_nul_byte_in_a_join_or_rematch_key_is_refused_with_a_sentence(ann, bea):
     host, guest = logged_in(ann), logged_in(bea)
     open_room(host)
