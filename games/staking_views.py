@@ -71,6 +71,9 @@ def _refused(request: HttpRequest, error: GameError) -> HttpResponse:
         return HttpResponse(
             str(error), status=error.status, content_type="text/plain; charset=utf-8"
         )
+    if error.status == 422:  # a form sent twice for different things: say so where it was sent
+        context = {"message": str(error), "title": "That form was already used"}
+        return render(request, "games/error.html", context, status=422)
     messages.error(request, str(error))
     return redirect("staked_lobby")
 

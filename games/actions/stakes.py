@@ -16,6 +16,8 @@ locks the host's wallet first, but the game is new, so no one else can be waitin
 
 from __future__ import annotations
 
+import hashlib
+import json
 import zlib
 from datetime import timedelta
 
@@ -84,20 +86,40 @@ def _needs_account(actor: Actor, what: str) -> None:
 # --- idempotency keys ---------------------------------------------------------------------------------
 
 
-def _first_answer(actor: Actor, key: str | None) -> tuple[StakeRequest | None, Game | None]:
+KEY_REUSED = (
+    "This form was already used for a different request: reload the page and try again "
+    "(nothing was changed)."
+)
+
+
+def _fingerprint(what: tuple) -> str:
+    """What a request asks for (its action and parameters, as the action understood them)."""
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+
+def _first_answer(
+    actor: Actor, key: str | None, what: tuple
+) -> tuple[StakeRequest | None, Game | None]:
     """Claim the form's key for this request, or find the game its first submission produced.
 
     Inside the caller's transaction: if the first submission is still running, the unique index makes
-    this one wait for it; if it failed (nothing was written), its key is free again.
+    this one wait for it; if it failed (nothing was written), its key is free again. A key that comes
+    back with another request (`what`: the action and its parameters) is refused, as payment APIs do:
+    answering it with the first request's result would tell the player something they didn't ask.
     """
     if not key:
         return None, None
-    key = key[:64]
+    key, fingerprint = key[:64], _fingerprint(what)
     try:
         with transaction.atomic():
-            return StakeRequest.objects.create(user_id=actor.user_id, key=key), None
+            claimed = StakeRequest.objects.create(
+                user_id=actor.user_id, key=key, fingerprint=fingerprint
+            )
+            return claimed, None
     except IntegrityError:
         first = StakeRequest.objects.select_related("game").get(user_id=actor.user_id, key=key)
+        if first.fingerprint and first.fingerprint != fingerprint:
+            raise GameError(KEY_REUSED, status=422) from None
         return None, first.game
 
 
@@ -133,7 +155,7 @@ def create_staked_room(
         raise GameError("A staked room's timer is 10, 15 or 30 seconds per action.")
     with transaction.atomic():
         books.locked_wallet(actor.user_id)  # this player's coin decisions, one at a time
-        request, first = _first_answer(actor, key)
+        request, first = _first_answer(actor, key, ("create", ruleset, stake, timer_seconds, quick))
         if first is not None:
             return first
         check_stake_for(actor.user_id, stake)
@@ -173,7 +195,7 @@ def join_staked_room(actor: Actor, game_id: str, key: str | None = None) -> Game
     _needs_account(actor, "join a staked room")
     with transaction.atomic():
         game = lock_game(game_id)
-        request, first = _first_answer(actor, key)
+        request, first = _first_answer(actor, key, ("join", game.pk))
         if first is not None:
             return first
         seats = seats_in(game)
@@ -237,7 +259,7 @@ def quick_match(
         raise GameError("Choose a rule set for two players.")
     with transaction.atomic():
         _queue_lock(stake, ruleset)
-        request, first = _first_answer(actor, key)
+        request, first = _first_answer(actor, key, ("quick", stake, ruleset))
         if first is not None:
             return first
         waiting = (
@@ -360,7 +382,10 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
             if offered.owner_id == actor.user_id:
                 return offered  # offered already (a repeated click)
             raise Conflict("Your opponent has offered a rematch: join it.")
-        new = create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds, key)
+        request, first = _first_answer(actor, key, ("rematch", old.pk))
+        if first is not None:
+            return first
+        new = _answer(request, create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds))
         text = f"{actor.username} offers a rematch at {old.stake:,} coins."
         old.message = text
         record_action(old, Action.Kind.NEW_ROUND, mine[0], {"rematch": new.pk}, text)

@@ -102,7 +102,6 @@ def test_a_nul_byte_in_a_join_or_rematch_key_is_refused_with_a_sentence(ann, bea
 # Item 10: a key replayed with a different request
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 10: a reused key answers the first result")
 def test_a_key_reused_for_a_different_request_is_refused(ann, bea):
     host, guest = logged_in(ann), logged_in(bea)
     first = open_room(host, "100", key="form-1")
