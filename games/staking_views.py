@@ -19,6 +19,7 @@ from . import presence
 from .actions import stakes
 from .actors import actor_for
 from .errors import GameError
+from .forms import VersionForm
 from .models import Game, Seat
 from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm
 
@@ -129,8 +130,12 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def cancel(request: HttpRequest, game_id: str) -> HttpResponse:
+    form = VersionForm(request.POST)  # the page's version: a cancel never becomes a resignation
+    if not form.is_valid():
+        return _bad_form(request, form)
+    actor = actor_for(request.user, request.session)
     try:
-        game = stakes.cancel_staked_room(actor_for(request.user, request.session), game_id)
+        game = stakes.cancel_staked_room(actor, game_id, version=form.cleaned_data["version"])
     except GameError as error:
         return _refused(request, error)
     messages.success(request, f"Room cancelled: your {game.stake:,} coins are back in your wallet.")

@@ -30,7 +30,7 @@ from ..actors import Actor, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat, StakeRequest
 from .core import lock_game, record_action, save_game, seats_in, timer_choices
-from .leaving import do_abandon
+from .leaving import do_abandon, refuse_if_started_since
 from .rounds import finish_round
 from .setup import SeatSpec, TimerSpec, create_game, start_round
 
@@ -221,13 +221,15 @@ def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
     start_round(game, seats)
 
 
-def cancel_staked_room(actor: Actor, game_id: str) -> Game:
-    """The host closes a room nobody has joined; the stake comes back (settle_round, how="cancel")."""
+def cancel_staked_room(actor: Actor, game_id: str, *, version: int | None = None) -> Game:
+    """The host closes a room nobody has joined; the stake comes back (settle_round, how="cancel").
+    `version`: the one the host's page showed."""
 
     with transaction.atomic():
         game = lock_game(game_id)
         if not game.stake or game.owner_id != actor.user_id:
             raise NotAllowed("Only the host can cancel this room.")
+        refuse_if_started_since(game, version)
         if game.status != Game.Status.OPEN:
             raise Conflict("Someone has joined: the game is on (resign to give it up).")
         return do_abandon(game_id, actor)

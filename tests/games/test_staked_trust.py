@@ -127,7 +127,6 @@ def test_a_key_reused_for_a_different_request_is_refused(ann, bea):
 # Item 11: a leave decided on the open room's page, arriving after the start
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 11: a leave racing a join resigns the host")
 def test_a_leave_sent_from_the_open_room_is_refused_once_the_game_has_started(ann, bea):
     host, guest = logged_in(ann), logged_in(bea)
     open_room(host)
