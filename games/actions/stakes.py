@@ -24,6 +24,7 @@ from datetime import timedelta
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts import browsers
 from accounts.ledger import books, escrow, rules
 
 from ..actors import Actor, sits_in
@@ -177,13 +178,19 @@ def create_staked_room(
         return _answer(request, game)
 
 
+SAME_BROWSER = (
+    "Two accounts played in the same browser can't play each other for coins: yours and the "
+    f"host's were, in the last {browsers.SHARED_DAYS} days."
+)
+
+
 def _refuse_joining(game: Game, actor: Actor) -> None:
     if not game.stake:
         raise Conflict("This room has no stake: join it from its page.")
     if game.owner_id == actor.user_id:
         raise Conflict("This is your own room: wait for an opponent, or cancel it.")
-    if actor.key and game.owner_key == actor.key:
-        raise NotAllowed("Two accounts from the same browser can't play each other for coins.")
+    if browsers.share_a_browser(actor.user_id, game.owner_id):
+        raise NotAllowed(SAME_BROWSER)
     if game.status == Game.Status.PLAYING:
         raise Conflict("Someone else joined this room first; it is full.")
     if game.status != Game.Status.OPEN:
@@ -267,7 +274,7 @@ def quick_match(
         waiting = (
             Game.objects.filter(quick=True, stake=stake, ruleset=ruleset, status=Game.Status.OPEN)
             .exclude(owner_id=actor.user_id)
-            .exclude(owner_key=actor.key)
+            .exclude(owner_id__in=browsers.accounts_sharing_a_browser_with(actor.user_id))
             .order_by("created", "pk")
             .values_list("pk", flat=True)
         )

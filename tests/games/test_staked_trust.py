@@ -166,9 +166,6 @@ def sign_up(browser: Client, name: str):
     assert r.status_code == 302, text(r)[:500]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 8: a second account in one browser plays the first"
-)
 def test_two_accounts_from_one_browser_never_play_each_other_for_coins(
     ann, bea, cat, django_user_model
 ):
@@ -176,7 +173,10 @@ def test_two_accounts_from_one_browser_never_play_each_other_for_coins(
     browser = logged_in(ann)
     open_room(browser, "100", key="ann-room")
     first = Game.objects.get(owner=ann)
+    cookie = browser.cookies["ludopat_browser"]  # the browser's own, signed, out of scripts' reach
+    assert cookie["httponly"] and cookie["max-age"] and ":" in cookie.value
     sign_up(browser, "twin")
+    assert browser.cookies["ludopat_browser"].value == cookie.value
     twin = django_user_model.objects.get(username="twin")
     assert Game.objects.get(pk=first.pk).status == Game.Status.ABANDONED
     assert balance_of(ann.pk) == 1000
@@ -204,4 +204,5 @@ def test_two_accounts_from_one_browser_never_play_each_other_for_coins(
     stranger = logged_in(cat)
     stranger.post("/staked/quick", {"tier": "50", "ruleset": "twodice", "key": "cat-quick"})
     assert Game.objects.filter(stake=50, status=Game.Status.PLAYING).count() == 1
-    assert balance_of(twin.pk) == 1000 and balance_of(bea.pk) + balance_of(ann.pk) == 1950
+    assert Game.objects.get(stake=50, status=Game.Status.PLAYING).owner_id == ann.pk
+    assert balance_of(twin.pk) == 1000 and balance_of(ann.pk) == balance_of(bea.pk) == 950
