@@ -9,10 +9,12 @@ class AccountsConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in
 
         from .addresses import remember_address
+        from .browsers import remember_browser
         from .ledger import signals  # noqa: F401  (every new account's wallet and grant)
         from .roles import ensure_roles
 
         user_logged_in.connect(remember_address, dispatch_uid="accounts.remember_address")
+        user_logged_in.connect(remember_browser, dispatch_uid="accounts.remember_browser")
 
         # Runs after every app's migrate (permissions are created by auth's own post_migrate handler,
         # which is connected first because django.contrib.auth is listed before accounts).

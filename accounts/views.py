@@ -3,15 +3,15 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import throttle
 from games.errors import GameError
 from leaderboard.player import player_page
-from ludopat.numbers import page_number
+from ludopat.next_url import next_in
+from ludopat.numbers import page_in
 
-from .forms import SignUpForm
+from .forms import ReportPlayerForm, SignUpForm
 from .models import User
 from .reports import do_report_player
 
@@ -20,12 +20,7 @@ TOO_MANY_RESETS = "Too many password reset requests: try again in an hour."
 
 
 def _safe_next(request) -> str | None:
-    target = request.POST.get("next") or request.GET.get("next")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return None
+    return next_in(request.POST, request) or next_in(request.GET, request)
 
 
 @require_http_methods(["GET", "POST"])
@@ -48,7 +43,7 @@ def signup(request):
 
 def profile(request, username: str):
     player = get_object_or_404(User, username=username, is_active=True)
-    context = player_page(player, page_number(request.GET.get("page")))
+    context = player_page(player, page_in(request.GET))
     return render(request, "accounts/profile.html", context)
 
 
@@ -71,8 +66,11 @@ class PasswordResetView(auth_views.PasswordResetView):
 def report_player(request, username: str):
     """A player reports another from their profile; the moderators see it in the reports queue."""
     player = get_object_or_404(User, username=username, is_active=True)
+    form = ReportPlayerForm(request.POST)
     try:
-        do_report_player(request.user, player, request.POST.get("reason", ""))
+        if not form.is_valid():
+            raise GameError(next(iter(form.errors.values()))[0])
+        do_report_player(request.user, player, form.cleaned_data["reason"])
     except GameError as error:
         messages.error(request, str(error))
     else:

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from games.errors import GameError
-from ludopat.numbers import page_number
+from ludopat.numbers import page_in
 
 from .ledger import grants, history
 
@@ -18,8 +18,7 @@ PER_PAGE = 25
 
 @login_required
 def wallet(request):
-    number = page_number(request.GET.get("page"))
-    page = Paginator(history.history(request.user.pk), PER_PAGE).get_page(number)
+    page = Paginator(history.history(request.user.pk), PER_PAGE).get_page(page_in(request.GET))
     context = {"summary": history.summary(request.user.pk), "page": page}
     return render(request, "accounts/wallet.html", context)
 

@@ -60,7 +60,9 @@ COMMANDS: dict[str, Command] = {
         ),
     ),
     "resign": Command(forms.OptionalSeatForm, lambda g, a, c: actions.do_resign(g, a, c["seat"])),
-    "leave": Command(NoParameters, lambda g, a, c: actions.do_leave(g, a)),
+    "leave": Command(
+        forms.VersionForm, lambda g, a, c: actions.do_leave(g, a, version=c["version"])
+    ),
     "abandon": Command(NoParameters, lambda g, a, c: actions.do_abandon(g, a)),
     "join": Command(NoParameters, lambda g, a, c: actions.do_join(g, a), open_to_watchers=True),
     "start": Command(forms.VersionForm, lambda g, a, c: actions.do_start(g, a, c["version"])),

@@ -11,8 +11,7 @@ from __future__ import annotations
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
-from ludopat.client_json import BadJson, as_fields, parse_object
-from ludopat.numbers import parse_int
+from ludopat.client_json import BadJson, parse_frame
 from ludopat.worker_threads import db_call
 
 from . import actions, actors, broadcast, commands, presence, throttle
@@ -32,12 +31,6 @@ from .render import (
 )
 
 REFUSED = 4404  # no such game: the page's link is wrong; the client must not retry
-
-
-def _version_or_none(value) -> int:
-    """The version a page says it shows (-1 if it says nothing usable: it gets the board)."""
-    version = parse_int(value, lo=0)
-    return -1 if version is None else version
 
 
 class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
@@ -107,21 +100,19 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await self.close(code=ABUSE_CLOSE_CODE)
             return
         try:
-            message = parse_object(text_data)
+            frame = parse_frame(text_data)
         except BadJson as error:
             await self._send_error(str(error))
             return
-        message.pop("HEADERS", None)
         if self.seat_ids:
             await db_call(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
-        if "heartbeat" in message and "action" not in message:
+        if frame.heartbeat:
             return
-        if "resync" in message and "action" not in message:
-            await self._send_board(force=False, have=_version_or_none(message.get("resync")))
+        if frame.resync is not None:
+            await self._send_board(force=False, have=frame.resync)
             await self._send_chat_log()
             return
-        name = message.pop("action", None)
-        if not isinstance(name, str):
+        if frame.action is None:
             await self._send_error("Bad request: say which action.")
             return
         asker = throttle.asker_for_scope(self.scope, self.actor.key, self.actor.user_id)
@@ -129,9 +120,8 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         if not allowed:
             await self._send_error("Too many actions at once: wait a moment and try again.")
             return
-        data = as_fields(message)
         try:
-            await db_call(commands.run)(name, self.game_id, self.actor, data)
+            await db_call(commands.run)(frame.action, self.game_id, self.actor, frame.fields)
         except GameError as error:
             await self._send_error(str(error), board=error.status == 409)
 

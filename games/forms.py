@@ -227,3 +227,9 @@ class ChatForm(forms.Form):
 class ReportForm(forms.Form):
     message = AsciiIntegerField(min_value=1, max_value=2**63 - 1)
     reason = forms.CharField(max_length=200, required=False)
+
+
+class RoundForm(forms.Form):
+    """`?round=` of a record, a replay or a verification: a round number, or none (the latest)."""
+
+    round = AsciiIntegerField(min_value=1, max_value=10**6, required=False)

@@ -14,13 +14,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 
-from ludopat.numbers import parse_int
-
 from . import engine
 from .board_layout import token_cell
 from .board_view import board_context
 from .engine.replay import Roll, parse_record
 from .engine.state import EngineError, State
+from .forms import RoundForm
 from .models import Game, Round
 from .narration import colour_name, narrate
 from .public_rounds import round_by_public_id
@@ -156,11 +155,14 @@ def _replay_page(
     return render(request, "games/pages/replay.html", context)
 
 
-def _round_number(value: str | None, current: int) -> int | None:
+def _round_number(form: RoundForm, current: int) -> int | None:
     """The round asked for (the current one by default), or None if there is no such round."""
-    if value in (None, ""):
+    if not form.is_valid():
+        return None
+    number = form.cleaned_data["round"]
+    if number is None:
         return current
-    return parse_int(value, 1, current)
+    return number if number <= current else None
 
 
 def replay_data(record: dict[str, Any]) -> dict[str, Any]:
@@ -285,7 +287,7 @@ def _game_round(request: HttpRequest, game_id: str, view: str, latest: str):
     game = _game_or_none(game_id)
     if game is None:
         return _game_not_found(request, game_id)
-    number = _round_number(request.GET.get("round"), game.round)
+    number = _round_number(RoundForm(request.GET), game.round)
     if number is None:
         return _not_found(
             request,

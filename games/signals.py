@@ -7,6 +7,8 @@ import contextlib
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
+from accounts.browsers import account_changed
+
 from .actions.stakes import withdraw_entry
 from .errors import GameError
 
@@ -17,3 +19,12 @@ def withdraw_on_logout(sender, request, user, **kwargs) -> None:
     if user is not None:
         with contextlib.suppress(GameError):  # joined at this very moment: the game is on
             withdraw_entry(user.pk)
+
+
+@receiver(account_changed, dispatch_uid="staked_withdraw_on_account_change")
+def withdraw_on_account_change(sender, previous_user_id, **kwargs) -> None:
+    """Another account in the same browser (a sign-up while logged in, a log-in after a log-out):
+    the previous account's open staked room or quick-match entry is withdrawn (stake refunded), so
+    the new one can't take it."""
+    with contextlib.suppress(GameError):  # joined at this very moment: the game is on
+        withdraw_entry(previous_user_id)

@@ -19,8 +19,20 @@ def new_key() -> str:
     return secrets.token_urlsafe(16)
 
 
+KEY_DAMAGED = "This form is out of date or damaged: reload the page and try again."
+
+
 class KeyedForm(forms.Form):
-    key = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+    """A form with its idempotency key alone (join, rematch); the others add their fields."""
+
+    # Its error is the sentence a player sees (a NUL byte, which PostgreSQL refuses in text, or an
+    # overlong key: only a damaged or forged page sends one).
+    key = forms.CharField(
+        max_length=64,
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={"null_characters_not_allowed": KEY_DAMAGED, "max_length": KEY_DAMAGED},
+    )
     id_prefix = "staked"  # two of these forms share the lobby page: their ids must differ
 
     def __init__(self, *args, **kwargs):

@@ -15,6 +15,9 @@ class StakeRequest(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=64)
+    # What the first request asked for (games.actions.stakes._fingerprint): the same key with another
+    # request is refused. Empty for keys stored before it was kept.
+    fingerprint = models.CharField(max_length=64, blank=True, default="")
     game = models.ForeignKey("games.Game", null=True, on_delete=models.CASCADE, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
 

@@ -19,6 +19,7 @@ from . import presence
 from .actions import stakes
 from .actors import actor_for
 from .errors import GameError
+from .forms import VersionForm
 from .models import Game, Seat
 from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm
 
@@ -71,8 +72,15 @@ def _refused(request: HttpRequest, error: GameError) -> HttpResponse:
         return HttpResponse(
             str(error), status=error.status, content_type="text/plain; charset=utf-8"
         )
+    if error.status == 422:  # a form sent twice for different things: say so where it was sent
+        context = {"message": str(error), "title": "That form was already used"}
+        return render(request, "games/error.html", context, status=422)
     messages.error(request, str(error))
     return redirect("staked_lobby")
+
+
+def _bad_form(request: HttpRequest, form) -> HttpResponse:
+    return _refused(request, GameError(next(iter(form.errors.values()))[0]))
 
 
 def _to(request: HttpRequest, url: str) -> HttpResponse:
@@ -108,9 +116,12 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
+    form = KeyedForm(request.POST)
+    if not form.is_valid():
+        return _bad_form(request, form)
     actor = actor_for(request.user, request.session)
     try:
-        game = stakes.join_staked_room(actor, game_id, key=request.POST.get("key", "")[:64])
+        game = stakes.join_staked_room(actor, game_id, key=form.cleaned_data["key"])
     except GameError as error:
         return _refused(request, error)
     return _to(request, game.get_absolute_url())
@@ -119,8 +130,12 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def cancel(request: HttpRequest, game_id: str) -> HttpResponse:
+    form = VersionForm(request.POST)  # the page's version: a cancel never becomes a resignation
+    if not form.is_valid():
+        return _bad_form(request, form)
+    actor = actor_for(request.user, request.session)
     try:
-        game = stakes.cancel_staked_room(actor_for(request.user, request.session), game_id)
+        game = stakes.cancel_staked_room(actor, game_id, version=form.cleaned_data["version"])
     except GameError as error:
         return _refused(request, error)
     messages.success(request, f"Room cancelled: your {game.stake:,} coins are back in your wallet.")
@@ -147,9 +162,12 @@ def quick(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def rematch(request: HttpRequest, game_id: str) -> HttpResponse:
+    form = KeyedForm(request.POST)
+    if not form.is_valid():
+        return _bad_form(request, form)
     actor = actor_for(request.user, request.session)
     try:
-        game = stakes.offer_rematch(actor, game_id, key=request.POST.get("key", "")[:64])
+        game = stakes.offer_rematch(actor, game_id, key=form.cleaned_data["key"])
     except GameError as error:
         return _refused(request, error)
     return _to(request, game.get_absolute_url())

@@ -12,16 +12,15 @@ import time
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
-from ludopat.client_json import BadJson, as_fields, parse_object
-from ludopat.numbers import parse_int
+from ludopat.client_json import BadJson, action_fields
+from ludopat.next_url import next_in
 
 from . import actions, broadcast, commands, presence, throttle
 from .actors import Actor, actor_for
 from .errors import GameError
-from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm
+from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm, RoundForm
 from .models import Game, Seat
 from .records import record_for
 from .render import chat_context, render_live, viewpoint_for
@@ -160,12 +159,10 @@ def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
     # present (before the action, which may wait for absent players).
     seen = _load(game_id)
     presence.seen_acting(*seen, actor)
-    data = request.POST.dict()
-    if request.content_type == "application/json":
-        try:
-            data = as_fields(parse_object(request.body))
-        except BadJson as error:
-            return _refused(request, game_id, actor, GameError(str(error)))
+    try:
+        data = action_fields(request)
+    except BadJson as error:
+        return _refused(request, game_id, actor, GameError(str(error)))
     # An htmx POST's answer carries the new board: the page's own socket (named in the header) skips it.
     socket = request.headers.get("X-Live-Socket", "") if request.htmx else ""
     try:
@@ -174,12 +171,8 @@ def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
     except GameError as error:
         return _refused(request, game_id, actor, error)
     if not request.htmx:
-        target = request.POST.get("next", "")
-        # Only our own pages: "/\evil.example" passes a startswith("/") check, and browsers read it
-        # as "//evil.example".
-        if target.startswith("/") and url_has_allowed_host_and_scheme(
-            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-        ):
+        target = next_in(request.POST, request)  # only our own pages (ludopat/next_url.py)
+        if target and target.startswith("/"):
             return redirect(target)
         return redirect("game", game_id)
     # The version this action made, read once here for every render of it in this process.
@@ -209,11 +202,10 @@ def record_json(request: HttpRequest, game_id: str) -> HttpResponse:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return JsonResponse({"error": NOT_FOUND}, status=404)
-    round_number = request.GET.get("round")
-    if round_number is not None:
-        round_number = parse_int(round_number, 1, game.round)
-        if round_number is None:
-            return JsonResponse({"error": "There is no such round in this game."}, status=404)
+    form = RoundForm(request.GET)
+    round_number = form.cleaned_data["round"] if form.is_valid() else 0
+    if round_number is not None and not 1 <= round_number <= game.round:
+        return JsonResponse({"error": "There is no such round in this game."}, status=404)
     record = record_for(game, round_number)
     response = JsonResponse(record, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'inline; filename="ludopat-{game.pk}.json"'

@@ -9,8 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from ludopat.numbers import page_number
-
+from .forms import LeaderboardForm
 from .models import ALL_RULESETS, Board
 from .standings import (
     BOARD_CHOICES,
@@ -22,27 +21,27 @@ from .standings import (
 )
 
 PER_PAGE = 25
-SEARCH_MAX = 150  # a username is at most 150 characters
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:
     found = windows()
-    window = found.get(request.GET.get("period", ""), found["week"])
-    ruleset = _one_of(request.GET.get("ruleset"), RULESET_CHOICES, ALL_RULESETS)
-    board = _one_of(request.GET.get("board"), BOARD_CHOICES, Board.PEOPLE)
-    search = request.GET.get("q", "").strip()[:SEARCH_MAX].replace("\x00", "")
+    query = LeaderboardForm(request.GET)
+    window = found.get(query.value("period", ""), found["week"])
+    ruleset = query.value("ruleset", ALL_RULESETS)
+    board = query.value("board", Board.PEOPLE)
+    search = query.value("q", "")
     filters = {"period": window.slug, "ruleset": ruleset, "board": board}
 
     mine = standing_of(request.user, window, ruleset, board)
     my_rank = mine.rank if mine else None
-    if request.GET.get("me") and my_rank:
+    if query.value("me") and my_rank:
         page = (my_rank - 1) // PER_PAGE + 1  # "jump to my rank" works without JavaScript
         return redirect(f"{reverse('leaderboard')}?{urlencode({**filters, 'page': page})}#me")
 
     rows = standings(window, ruleset, board)
     if search:  # the players found keep their real ranks
         rows = with_ranks(rows.filter(user__username__icontains=search))
-    page = Paginator(rows, PER_PAGE).get_page(page_number(request.GET.get("page")))
+    page = Paginator(rows, PER_PAGE).get_page(query.value("page", 1))
     first = (page.number - 1) * PER_PAGE
     entries = [
         {
@@ -71,7 +70,3 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     if getattr(request, "htmx", False):
         return render(request, "leaderboard/_standings.html", context)
     return render(request, "leaderboard/leaderboard.html", context)
-
-
-def _one_of(value: str | None, choices, default: str) -> str:
-    return value if value in {name for name, _ in choices} else default

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
+
+from .numbers import parse_int
 
 MAX_DEPTH = 8
 MAX_CHARS = 64 * 1024  # a chat message of 2,000 characters with every field escaped fits many times
@@ -64,3 +67,37 @@ def as_fields(message: dict[str, Any]) -> dict[str, str]:
         for k, v in message.items()
         if v is not None and k != "HEADERS"  # htmx's ws-send adds the request headers
     }
+
+
+def action_fields(request) -> dict[str, str]:
+    """An action POST's parameters as form fields, for its form: a JSON body's object (BadJson if it
+    isn't one) or the form-encoded fields."""
+    if request.content_type == "application/json":
+        return as_fields(parse_object(request.body))
+    return request.POST.dict()
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A game page's WebSocket frame, read: a heartbeat, a request for the board (`resync`: the
+    version the page shows, -1 if it said nothing usable), or an action with its fields (for the
+    action's form; `action` is None if the frame names none)."""
+
+    heartbeat: bool = False
+    resync: int | None = None
+    action: str | None = None
+    fields: dict[str, str] | None = None
+
+
+def parse_frame(raw: str | bytes | None) -> Frame:
+    """The frame a page sent (BadJson with a sentence if it is not one small JSON object)."""
+    message = parse_object(raw)
+    message.pop("HEADERS", None)  # htmx's ws-send adds the request headers
+    if "action" not in message:
+        if "heartbeat" in message:
+            return Frame(heartbeat=True)
+        if "resync" in message:
+            version = parse_int(message["resync"], lo=0)
+            return Frame(resync=-1 if version is None else version)
+    name = message.pop("action", None)
+    return Frame(action=name if isinstance(name, str) else None, fields=as_fields(message))

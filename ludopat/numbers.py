@@ -53,3 +53,8 @@ class AsciiIntegerField(forms.IntegerField):
 def page_number(raw: object) -> int:
     """A `?page=` for Django's Paginator (which would take "٣" as 3): ASCII digits, else page 1."""
     return parse_int(raw, lo=1) or 1
+
+
+def page_in(query) -> int:
+    """The `?page=` of a query string (a QueryDict), as `page_number` reads it."""
+    return page_number(query.get("page"))

@@ -18,6 +18,17 @@ from .core import (
 )
 from .rounds import finish_round, gave_up_last
 
+STARTED_SINCE = "The game has started: use Resign to give it up."
+
+
+def refuse_if_started_since(game: Game, version: int | None) -> None:
+    """A leave or a cancel decided on the open room's page (`version`, the one it showed) must not turn
+    into resigning the game that started since, as a guest joined while the host pressed the button."""
+    if version is None or game.status == Game.Status.OPEN:
+        return
+    if Action.objects.filter(game=game, kind=Action.Kind.START, seq__gt=version).exists():
+        raise Conflict(STARTED_SINCE)
+
 
 def _active(seats: list[Seat]) -> list[Seat]:
     return [s for s in seats if not s.resigned]
@@ -63,14 +74,16 @@ def do_resign(game_id: str, actor: Actor, seat_index: int | None = None) -> Game
         return game
 
 
-def do_leave(game_id: str, actor: Actor) -> Game:
-    """Leave a room: a guest before the start frees the seat; the host closes the room; in play, resign."""
+def do_leave(game_id: str, actor: Actor, *, version: int | None = None) -> Game:
+    """Leave a room: a guest before the start frees the seat; the host closes the room; in play, resign.
+    `version`: the one the player's page showed (refused if the game has started since)."""
     with transaction.atomic():
         game = lock_game(game_id)
         seats = seats_in(game)
         mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
         if game.is_over:
             raise Conflict("This game is over.")
+        refuse_if_started_since(game, version)
         if game.status == Game.Status.OPEN:
             if owns(game, actor):
                 return _abandon(game, seats, [], "The host closed the room.")

@@ -16,19 +16,22 @@ locks the host's wallet first, but the game is new, so no one else can be waitin
 
 from __future__ import annotations
 
+import hashlib
+import json
 import zlib
 from datetime import timedelta
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts import browsers
 from accounts.ledger import books, escrow, rules
 
 from ..actors import Actor, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat, StakeRequest
 from .core import lock_game, record_action, save_game, seats_in, timer_choices
-from .leaving import do_abandon
+from .leaving import do_abandon, refuse_if_started_since
 from .rounds import finish_round
 from .setup import SeatSpec, TimerSpec, create_game, start_round
 
@@ -84,20 +87,40 @@ def _needs_account(actor: Actor, what: str) -> None:
 # --- idempotency keys ---------------------------------------------------------------------------------
 
 
-def _first_answer(actor: Actor, key: str | None) -> tuple[StakeRequest | None, Game | None]:
+KEY_REUSED = (
+    "This form was already used for a different request: reload the page and try again "
+    "(nothing was changed)."
+)
+
+
+def _fingerprint(what: tuple) -> str:
+    """What a request asks for (its action and parameters, as the action understood them)."""
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+
+def _first_answer(
+    actor: Actor, key: str | None, what: tuple
+) -> tuple[StakeRequest | None, Game | None]:
     """Claim the form's key for this request, or find the game its first submission produced.
 
     Inside the caller's transaction: if the first submission is still running, the unique index makes
-    this one wait for it; if it failed (nothing was written), its key is free again.
+    this one wait for it; if it failed (nothing was written), its key is free again. A key that comes
+    back with another request (`what`: the action and its parameters) is refused, as payment APIs do:
+    answering it with the first request's result would tell the player something they didn't ask.
     """
     if not key:
         return None, None
-    key = key[:64]
+    key, fingerprint = key[:64], _fingerprint(what)
     try:
         with transaction.atomic():
-            return StakeRequest.objects.create(user_id=actor.user_id, key=key), None
+            claimed = StakeRequest.objects.create(
+                user_id=actor.user_id, key=key, fingerprint=fingerprint
+            )
+            return claimed, None
     except IntegrityError:
         first = StakeRequest.objects.select_related("game").get(user_id=actor.user_id, key=key)
+        if first.fingerprint and first.fingerprint != fingerprint:
+            raise GameError(KEY_REUSED, status=422) from None
         return None, first.game
 
 
@@ -133,7 +156,7 @@ def create_staked_room(
         raise GameError("A staked room's timer is 10, 15 or 30 seconds per action.")
     with transaction.atomic():
         books.locked_wallet(actor.user_id)  # this player's coin decisions, one at a time
-        request, first = _first_answer(actor, key)
+        request, first = _first_answer(actor, key, ("create", ruleset, stake, timer_seconds, quick))
         if first is not None:
             return first
         check_stake_for(actor.user_id, stake)
@@ -155,13 +178,19 @@ def create_staked_room(
         return _answer(request, game)
 
 
+SAME_BROWSER = (
+    "Two accounts played in the same browser can't play each other for coins: yours and the "
+    f"host's were, in the last {browsers.SHARED_DAYS} days."
+)
+
+
 def _refuse_joining(game: Game, actor: Actor) -> None:
     if not game.stake:
         raise Conflict("This room has no stake: join it from its page.")
     if game.owner_id == actor.user_id:
         raise Conflict("This is your own room: wait for an opponent, or cancel it.")
-    if actor.key and game.owner_key == actor.key:
-        raise NotAllowed("Two accounts from the same browser can't play each other for coins.")
+    if browsers.share_a_browser(actor.user_id, game.owner_id):
+        raise NotAllowed(SAME_BROWSER)
     if game.status == Game.Status.PLAYING:
         raise Conflict("Someone else joined this room first; it is full.")
     if game.status != Game.Status.OPEN:
@@ -173,7 +202,7 @@ def join_staked_room(actor: Actor, game_id: str, key: str | None = None) -> Game
     _needs_account(actor, "join a staked room")
     with transaction.atomic():
         game = lock_game(game_id)
-        request, first = _first_answer(actor, key)
+        request, first = _first_answer(actor, key, ("join", game.pk))
         if first is not None:
             return first
         seats = seats_in(game)
@@ -199,13 +228,15 @@ def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
     start_round(game, seats)
 
 
-def cancel_staked_room(actor: Actor, game_id: str) -> Game:
-    """The host closes a room nobody has joined; the stake comes back (settle_round, how="cancel")."""
+def cancel_staked_room(actor: Actor, game_id: str, *, version: int | None = None) -> Game:
+    """The host closes a room nobody has joined; the stake comes back (settle_round, how="cancel").
+    `version`: the one the host's page showed."""
 
     with transaction.atomic():
         game = lock_game(game_id)
         if not game.stake or game.owner_id != actor.user_id:
             raise NotAllowed("Only the host can cancel this room.")
+        refuse_if_started_since(game, version)
         if game.status != Game.Status.OPEN:
             raise Conflict("Someone has joined: the game is on (resign to give it up).")
         return do_abandon(game_id, actor)
@@ -237,13 +268,13 @@ def quick_match(
         raise GameError("Choose a rule set for two players.")
     with transaction.atomic():
         _queue_lock(stake, ruleset)
-        request, first = _first_answer(actor, key)
+        request, first = _first_answer(actor, key, ("quick", stake, ruleset))
         if first is not None:
             return first
         waiting = (
             Game.objects.filter(quick=True, stake=stake, ruleset=ruleset, status=Game.Status.OPEN)
             .exclude(owner_id=actor.user_id)
-            .exclude(owner_key=actor.key)
+            .exclude(owner_id__in=browsers.accounts_sharing_a_browser_with(actor.user_id))
             .order_by("created", "pk")
             .values_list("pk", flat=True)
         )
@@ -360,7 +391,10 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
             if offered.owner_id == actor.user_id:
                 return offered  # offered already (a repeated click)
             raise Conflict("Your opponent has offered a rematch: join it.")
-        new = create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds, key)
+        request, first = _first_answer(actor, key, ("rematch", old.pk))
+        if first is not None:
+            return first
+        new = _answer(request, create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds))
         text = f"{actor.username} offers a rematch at {old.stake:,} coins."
         old.message = text
         record_action(old, Action.Kind.NEW_ROUND, mine[0], {"rematch": new.pk}, text)

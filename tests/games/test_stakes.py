@@ -12,6 +12,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import browsers
 from accounts.ledger.adjustments import adjust_coins
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerEntry, LedgerTransaction
@@ -199,14 +200,16 @@ def test_too_few_coins_to_open_or_join(host, guest):
     assert fresh(game).seats.filter(kind=Seat.Kind.OPEN).count() == 1
 
 
-def test_refusals_to_join(host, guest, third):
+def test_refusals_to_join(host, guest, third, django_user_model):
+    twin = veteran(django_user_model, "twin")
+    browsers.record("one-browser", twin.user_id)
+    browsers.record("one-browser", host.user_id)
     game = room(host, 100)
     before = moved()
     with pytest.raises(Conflict, match="your own room"):
         stakes.join_staked_room(host, game.pk)
-    same_browser = type(third)(third.user_id, host.key, "thirdy")
     with pytest.raises(NotAllowed, match="same browser"):
-        stakes.join_staked_room(same_browser, game.pk)
+        stakes.join_staked_room(twin, game.pk)
     with pytest.raises(NotAllowed, match="log in"):
         stakes.join_staked_room(anon(), game.pk)
     assert moved() == before
@@ -291,9 +294,10 @@ def test_quick_match_tiers_only(host):
 
 
 def test_quick_match_never_pairs_one_browser_with_itself(host, third):
+    browsers.record("one-browser", host.user_id)
+    browsers.record("one-browser", third.user_id)
     stakes.quick_match(host, "100")
-    twin = type(third)(third.user_id, host.key, "thirdy")
-    game = stakes.quick_match(twin, "100")
+    game = stakes.quick_match(third, "100")
     assert game.status == Game.Status.OPEN and game.owner_id == third.user_id
 
 

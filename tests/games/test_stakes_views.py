@@ -130,7 +130,7 @@ def test_the_room_page_offers_the_stake_to_a_guest_and_cancel_to_the_host(ann, b
 def test_the_host_cancels_and_gets_the_stake_back(ann):
     open_room(ann[1], "100")
     game = Game.objects.get()
-    page = text(ann[1].post(f"/staked/{game.pk}/cancel", follow=True))
+    page = text(ann[1].post(f"/staked/{game.pk}/cancel", {"version": game.version}, follow=True))
     assert "Room cancelled: your 100 coins are back in your wallet." in page
     assert balance_of(ann[0].pk) == 1000
     assert "no-staked-rooms" in text(ann[1].get("/staked/rooms"))
