@@ -30,6 +30,16 @@ def rake_bp() -> int:
     return int(_setting("LUDOPAT_RAKE_BP", 1000))
 
 
+def rake_percent() -> str:
+    """The house's cut as the pages say it: "10", "2.5" (a percentage, without trailing zeros).
+
+    >>> rake_percent()  # with the default 1,000 basis points
+    '10'
+    """
+    whole, rest = divmod(rake_bp(), 100)
+    return f"{whole}.{rest:02d}".rstrip("0") if rest else str(whole)
+
+
 def stake_bounds() -> tuple[int, int]:
     return int(_setting("LUDOPAT_STAKE_MIN", 10)), int(_setting("LUDOPAT_STAKE_MAX", 10_000))
 

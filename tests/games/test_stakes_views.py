@@ -184,7 +184,6 @@ def test_a_rematch_is_offered_on_the_result_and_joined_by_the_opponent(ann, bea)
     assert balance_of(ann[0].pk) == 980 and balance_of(bea[0].pk) == 800
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 15: the lobby's rake is a template default")
 def test_the_lobby_shows_the_configured_house_cut_and_stake_bounds(ann, settings):
     settings.LUDOPAT_RAKE_BP = 250  # 2.5%
     settings.LUDOPAT_STAKE_MIN, settings.LUDOPAT_STAKE_MAX = 200, 5000
@@ -194,7 +193,6 @@ def test_the_lobby_shows_the_configured_house_cut_and_stake_bounds(ann, settings
     assert 'name="stake" value="100"' not in page  # a default below the configured minimum
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 15: a template defaults the rake to 10")
 def test_no_template_writes_a_money_number_of_its_own():
     """Every number a page shows about money comes from the settings and the ledger: no template
     falls back to a number of its own for a stake, a cut, a balance or a grant."""
