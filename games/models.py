@@ -208,6 +208,8 @@ class Action(models.Model):
         TIMEOUT = "timeout", "Time ran out"
         AWAY = "away", "Player away"
         ABSENT = "absent", "Player disconnected"
+        # The computer holds a person's seat (handed over after two minutes away, or resigned).
+        STAND_IN = "standin", "Computer holds the seat"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     round = models.PositiveIntegerField()

@@ -20,6 +20,7 @@ import zlib
 from datetime import timedelta
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.ledger import books, escrow, rules
@@ -55,24 +56,57 @@ def parse_stake(raw: object) -> int:
     return stake
 
 
+OWN_ACTIONS_TO_COUNT = 10  # a round lifts the new-player cap only if the player played it
+
+
 def is_new_player(user_id: int) -> bool:
-    """Younger than a day, or fewer finished games than the limit: such accounts stake at most 100."""
+    """Younger than a day, or fewer real rounds against people than the limit: such accounts stake at
+    most the new-player cap.
+
+    A real round is one counted on the against-people board in which the account made at least
+    OWN_ACTIONS_TO_COUNT rolls or moves itself (not the computer's for its seat), so resigning games
+    against the computer, or at once against a friend's second account, lifts nothing.
+    """
     from accounts.models import User
 
     _, games_needed = rules.new_player_limit()
     joined = User.objects.filter(pk=user_id).values_list("date_joined", flat=True).first()
     if joined is None or joined > timezone.now() - timedelta(days=1):
         return True
-    finished = Seat.objects.filter(user_id=user_id, game__status=Game.Status.FINISHED)
-    return finished.values("game").distinct().count() < games_needed
+    return _real_rounds(user_id, games_needed) < games_needed
+
+
+def _real_rounds(user_id: int, enough: int) -> int:
+    """How many of the account's counted rounds against people it played itself (at most `enough`)."""
+    from leaderboard.models import Result
+
+    own = (
+        Action.objects.filter(
+            game_id=OuterRef("round__game_id"),
+            round=OuterRef("round__number"),
+            seat__user_id=user_id,
+            kind__in=(Action.Kind.ROLL, Action.Kind.MOVE),
+            auto=Action.Auto.NONE,
+        )
+        .order_by()
+        .values("game_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rounds = (
+        Result.objects.filter(user_id=user_id, counted=True, against_people=True)
+        .annotate(own=Subquery(own))
+        .filter(own__gte=OWN_ACTIONS_TO_COUNT)
+    )
+    return len(rounds.values_list("pk", flat=True)[:enough])
 
 
 def check_stake_for(user_id: int, stake: int) -> None:
     cap, games_needed = rules.new_player_limit()
     if stake > cap and is_new_player(user_id):
         raise GameError(
-            f"New accounts stake at most {cap:,} coins until they are a day old and have finished "
-            f"{games_needed} games."
+            f"New accounts stake at most {cap:,} coins until they are a day old and have played "
+            f"{games_needed} games against people."
         )
 
 

@@ -462,7 +462,6 @@ def _against_people(newbie, opponent, own_actions: int, stand_in: bool = False) 
     return game
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 14: instant resignations lift the stake cap")
 def test_instant_resignations_against_the_computer_keep_the_new_player_cap(django_user_model):
     from tests.games.webplay import computer_game
 
@@ -476,7 +475,6 @@ def test_instant_resignations_against_the_computer_keep_the_new_player_cap(djang
     assert coins(newbie) == [1000]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 14: rounds without own play lift the cap")
 def test_only_rounds_against_people_with_ten_actions_of_ones_own_lift_the_cap(
     django_user_model,
 ):
