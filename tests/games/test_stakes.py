@@ -506,3 +506,85 @@ def test_a_young_account_keeps_the_cap_whatever_it_played(django_user_model):
     with pytest.raises(GameError, match="New accounts stake at most 100"):
         room(newbie, 500)
     assert coins(newbie) == [1000]
+
+
+# Both players gone (issue 17 item 13): a staked game nobody is at is voided, not played out
+
+
+def _pages_closed(game: Game, seconds_ago: float) -> None:
+    """Both players opened the game page and closed it `seconds_ago` (the consumer's calls), and
+    nothing was done in the game since."""
+    from games import presence
+    from games.models import Action
+
+    ids = list(game.seats.values_list("pk", flat=True))
+    presence.touch(game.pk, ids, "page-socket")
+    gone = presence.drop(game.pk, ids, "page-socket")
+    assert gone == set(ids)
+    actions.seat_disconnected(sorted(gone), game.pk)
+    then = timezone.now() - timedelta(seconds=seconds_ago)
+    Seat.objects.filter(game=game).update(last_seen=then)
+    Action.objects.filter(game=game).update(created=then)
+    Game.objects.filter(pk=game.pk).update(started=then)
+
+
+def _sweep() -> None:
+    from games.actions import timers
+
+    timers.sweep()  # what Celery beat runs every couple of seconds
+
+
+@pytest.mark.xfail(strict=True, reason="issue 17 item 13: a deserted staked game is played out")
+def test_a_staked_game_both_players_left_for_60_s_is_voided_and_refunded(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    _pages_closed(game, 61)
+    _sweep()
+    game = fresh(game)
+    assert game.status == Game.Status.ABANDONED
+    assert "Both players left" in game.message
+    assert coins(host, guest) == [1000, 1000]
+    assert LedgerTransaction.objects.filter(kind="refund", game=game).count() == 1
+    assert not LedgerEntry.objects.filter(account__kind="house").exists()  # no house cut
+
+
+def test_a_staked_game_left_for_less_than_60_s_plays_on(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    _pages_closed(game, 50)
+    _sweep()
+    assert fresh(game).status == Game.Status.PLAYING and coins(host, guest) == [900, 900]
+
+
+def test_one_open_page_or_a_recent_action_keeps_a_staked_game(host, guest):
+    from games import presence
+    from tests.games.webplay import turn_seat
+
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    _pages_closed(game, 120)
+    seat = game.seats.get(index=1)
+    presence.touch(game.pk, [seat.pk], "guest-page")  # the guest's page is still open
+    _sweep()
+    assert fresh(game).status == Game.Status.PLAYING
+    presence.drop(game.pk, [seat.pk], "guest-page")
+    game = fresh(game)
+    player = host if turn_seat(game).user_id == host.user_id else guest
+    actions.do_roll(game.pk, player, game.version)  # an action of their own, just now, no socket
+    _sweep()
+    assert fresh(game).status == Game.Status.PLAYING and coins(host, guest) == [900, 900]
+
+
+def test_nobody_is_absent_while_redis_is_unreachable(host, guest, settings):
+    from ludopat.embedded_redis import free_port
+    from ludopat.settings import redis_settings
+
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    _pages_closed(game, 120)
+    # As tests/conftest.py's redis_down, from here on: the pages closed while Redis was up.
+    for name, value in redis_settings(f"redis://127.0.0.1:{free_port()}/0").items():
+        if name != "CELERY_BROKER_URL":
+            setattr(settings, name, value)
+    _sweep()
+    assert fresh(game).status == Game.Status.PLAYING and coins(host, guest) == [900, 900]
