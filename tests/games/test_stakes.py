@@ -534,7 +534,6 @@ def _sweep() -> None:
     timers.sweep()  # what Celery beat runs every couple of seconds
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 13: a deserted staked game is played out")
 def test_a_staked_game_both_players_left_for_60_s_is_voided_and_refunded(host, guest):
     game = room(host, 100)
     stakes.join_staked_room(guest, game.pk)
