@@ -194,6 +194,8 @@ def _refuse_joining(game: Game, actor: Actor) -> None:
         raise Conflict("This room has no stake: join it from its page.")
     if game.owner_id == actor.user_id:
         raise Conflict("This is your own room: wait for an opponent, or cancel it.")
+    if game.invitee_id is not None and game.invitee_id != actor.user_id:
+        raise NotAllowed(f"This rematch is offered to {game.invitee.username} only.")
     if actor.key and game.owner_key == actor.key:
         raise NotAllowed("Two accounts from the same browser can't play each other for coins.")
     if game.status == Game.Status.PLAYING:
@@ -314,8 +316,9 @@ def withdraw_unattended(limit: int = 200) -> int:
     """Withdraw (and refund) open staked rooms and quick-match entries whose host has had no page open
     for UNATTENDED_SECONDS. Called by the deadline sweeper every couple of seconds; the number withdrawn.
 
-    "A page open" is the game page's socket or the lobby's refresh (games.presence); the first sweep
-    that sees the host gone notes the time in Redis, and a later one withdraws the room.
+    "A page open" is the game page's socket or the lobby's refresh (games.presence); for a rematch
+    offer, also either player's page of the game it was offered from. The first sweep that sees nobody
+    notes the time in Redis, and a later one withdraws the room.
     """
     import time
 
@@ -326,13 +329,15 @@ def withdraw_unattended(limit: int = 200) -> int:
         Seat.objects.filter(
             index=0, game__stake__gt=0, game__status=Game.Status.OPEN, user__isnull=False
         )
-        .values_list("pk", "game_id", "user_id")
+        .values_list("pk", "game_id", "user_id", "game__rematch_of_id")
         .order_by("game__created")[:limit]
     )
     redis = presence.client()
-    for seat_id, game_id, user_id in rows:
+    for seat_id, game_id, user_id, old_id in rows:
         key = _absent_key(game_id)
-        if seat_id in presence.connected_seats(game_id):
+        if seat_id in presence.connected_seats(game_id) or (
+            old_id is not None and presence.connected_seats(old_id)
+        ):
             redis.delete(key)
             continue
         now = time.time()
@@ -367,18 +372,33 @@ def withdraw_entry(user_id: int, game_id: str | None = None) -> Game | None:
 
 def rematch_of(game: Game) -> Game | None:
     """The rematch room offered from this finished staked game, if any (the latest offer)."""
-    offer = (
-        Action.objects.filter(game=game, kind=Action.Kind.NEW_ROUND, data__has_key="rematch")
-        .order_by("-seq")
-        .values_list("data", flat=True)
+    return (
+        Game.objects.filter(rematch_of=game)
+        .select_related("owner", "invitee")
+        .order_by("-created", "-pk")
         .first()
     )
-    return Game.objects.filter(pk=offer["rematch"]).first() if offer else None
+
+
+def offer_tag(game: Game) -> str:
+    """What a finished staked game's board shows of its rematch offer (room and state; "" for any
+    other game): part of the board fragment's cache key, so a board rendered while the offer was open
+    is not served once it is withdrawn or joined (which the old game's version doesn't show)."""
+    if not game.stake or game.status != Game.Status.FINISHED:
+        return ""
+    offer = (
+        Game.objects.filter(rematch_of=game)
+        .order_by("-created", "-pk")
+        .values_list("pk", "status")
+        .first()
+    )
+    return f"{offer[0]}:{offer[1]}" if offer else ""
 
 
 def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
     """Staked games have no new rounds: a player of a finished one opens a new room at the same stake,
-    rules and timer, and the offer appears on the old game's page for the opponent to join."""
+    rules and timer, which only the old opponent may join. It is not listed in the lobby; the offer
+    appears on the old game's page, which follows it live (offered, withdrawn, joined)."""
 
     _needs_account(actor, "offer a rematch")
     with transaction.atomic():
@@ -394,7 +414,16 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
             if offered.owner_id == actor.user_id:
                 return offered  # offered already (a repeated click)
             raise Conflict("Your opponent has offered a rematch: join it.")
+        opponent = next((s for s in seats if s.user_id and s.user_id != actor.user_id), None)
+        if opponent is None:
+            raise Conflict("Your opponent's account is gone: open a room in the lobby instead.")
         new = create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds, key)
+        if new.rematch_of_id is None:  # not a repeated form's first answer
+            new.rematch_of, new.invitee_id = old, opponent.user_id
+            new.message = (
+                f"Waiting for {opponent.display_name} to accept the rematch at {old.stake:,} coins."
+            )
+            new.save(update_fields=["rematch_of", "invitee", "message"])
         text = f"{actor.username} offers a rematch at {old.stake:,} coins."
         old.message = text
         record_action(old, Action.Kind.NEW_ROUND, mine[0], {"rematch": new.pk}, text)
@@ -406,9 +435,10 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
 
 
 def open_rooms(limit: int):
-    """Staked rooms waiting for an opponent, oldest first (quick-match entries are not listed)."""
+    """Staked rooms waiting for an opponent, oldest first (quick-match entries and rematch offers,
+    which are someone's alone, are not listed)."""
     return (
-        Game.objects.filter(stake__gt=0, quick=False, status=Game.Status.OPEN)
+        Game.objects.filter(stake__gt=0, quick=False, status=Game.Status.OPEN, invitee__isnull=True)
         .select_related("owner")
         .order_by("created", "pk")[:limit]
     )
