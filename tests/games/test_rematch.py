@@ -154,3 +154,28 @@ async def test_the_old_game_page_shows_offered_withdrawn_and_joined_live(django_
     assert re.search(r'data-testid="rematch"', shown) is None
     for ws in (ann_ws, bea_ws):
         await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.xfail(
+    strict=True, reason="issue 17 item 12: the invitee's page of the offer is unseen"
+)
+async def test_the_old_opponent_looking_at_the_new_room_keeps_the_offer(django_user_model):
+    @database_sync_to_async
+    def setup():
+        ann, bea = (account(django_user_model, n)[0] for n in ("ann", "bea"))
+        old = finished_game(ann, bea)
+        return ann, bea, old, stakes.offer_rematch(member(ann), old.pk)
+
+    ann, bea, old, new = await setup()
+    bea_ws = await connect(new.pk, await database_sync_to_async(session_for)(bea, "key-b"))
+    withdraw = database_sync_to_async(stakes.withdraw_unattended)
+    assert await withdraw() == 0
+    await database_sync_to_async(_unattended_for)(new, 60)
+    assert await withdraw() == 0  # bea is looking at the room offered to her
+    await bea_ws.disconnect()
+    assert await withdraw() == 0  # nobody now: first noticed
+    await database_sync_to_async(_unattended_for)(new, 31)
+    assert await withdraw() == 1
+    assert (await database_sync_to_async(fresh)(new)).status == Game.Status.ABANDONED
