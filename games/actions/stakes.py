@@ -230,6 +230,7 @@ def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
         actor.key,
         "",
     )
+    seat.last_seen = None  # an invited player's page of the waiting room closing is no absence
     seat.save()
     record_action(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
     start_round(game, seats)
@@ -329,13 +330,15 @@ def withdraw_unattended(limit: int = 200) -> int:
         Seat.objects.filter(
             index=0, game__stake__gt=0, game__status=Game.Status.OPEN, user__isnull=False
         )
-        .values_list("pk", "game_id", "user_id", "game__rematch_of_id")
+        .values_list("game_id", "user_id", "game__rematch_of_id")
         .order_by("game__created")[:limit]
     )
     redis = presence.client()
-    for seat_id, game_id, user_id, old_id in rows:
+    for game_id, user_id, old_id in rows:
         key = _absent_key(game_id)
-        if seat_id in presence.connected_seats(game_id) or (
+        # The host at their seat, or (a rematch) the old opponent at the seat offered to them, or
+        # either player on the old game's page.
+        if presence.connected_seats(game_id) or (
             old_id is not None and presence.connected_seats(old_id)
         ):
             redis.delete(key)
@@ -378,6 +381,14 @@ def rematch_of(game: Game) -> Game | None:
         .order_by("-created", "-pk")
         .first()
     )
+
+
+def invited_seats(game: Game, seats: list[Seat], actor: Actor) -> list[int]:
+    """The open seat of a rematch room offered to `actor`, while it waits for them: their page of the
+    room counts as present there (the offer is kept), as the host's does at their seat."""
+    if game.status != Game.Status.OPEN or not actor.user_id or game.invitee_id != actor.user_id:
+        return []
+    return [seat.pk for seat in seats if seat.kind == Seat.Kind.OPEN]
 
 
 def offer_tag(game: Game) -> str:

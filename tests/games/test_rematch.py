@@ -158,9 +158,6 @@ async def test_the_old_game_page_shows_offered_withdrawn_and_joined_live(django_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 12: the invitee's page of the offer is unseen"
-)
 async def test_the_old_opponent_looking_at_the_new_room_keeps_the_offer(django_user_model):
     @database_sync_to_async
     def setup():
