@@ -162,7 +162,7 @@ def run(args, logs: Path) -> int:
             connect(game_id)
 
     rows = list(
-        Action.objects.filter(game_id__in=game_ids)
+        Action.objects.filter(game_id__in=game_ids, deadline__isnull=False)
         .exclude(auto="")
         .values_list("auto", "created", "deadline")
     )

@@ -53,10 +53,13 @@ def board_changed(game_id: str, version: int, facts: dict | None = None, skip: s
     _send(game_id, {"type": "game.update", "version": version, "skip": skip, **(facts or {})})
 
 
-def fragment_tag(round_: int, version: int, connected, deadline_ms: int) -> str:
-    """What a board fragment depends on besides the viewpoint: round, version, presence, deadline."""
+def fragment_tag(round_: int, version: int, connected, deadline_ms: int, extra: str = "") -> str:
+    """What a board fragment depends on besides the viewpoint: round, version, presence, deadline, and
+    `extra`, what else the board shows that can change without a new version (a rematch offer)."""
     here = ",".join(str(s) for s in sorted(connected))
     here += f"|{deadline_ms}"  # a deadline can move without a new version
+    if extra:
+        here += f"|{extra}"
     digest = hashlib.sha1(here.encode()).hexdigest()[:10]
     return f"{round_}:{version}:{digest}"
 
@@ -105,6 +108,12 @@ def chat_message(game_id: str, message_id: int) -> None:
 def chat_hidden(game_id: str, message_id: int) -> None:
     """A moderator hid a chat message: every viewer's page removes it."""
     _send(game_id, {"type": "chat.hidden", "id": message_id})
+
+
+def board_refreshed(game_id: str) -> None:
+    """Something a board shows changed without a new version of its game (the rematch offered from a
+    finished staked game was withdrawn or joined): every viewer gets its board again."""
+    _send(game_id, presence_event())
 
 
 def presence_event(skip: str = "") -> dict[str, Any]:

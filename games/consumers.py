@@ -15,6 +15,7 @@ from ludopat.client_json import BadJson, parse_frame
 from ludopat.worker_threads import db_call
 
 from . import actions, actors, broadcast, commands, presence, throttle
+from .actions import stakes
 from .broadcast import group_name
 from .errors import GameError
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
@@ -80,6 +81,8 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             self.actor = actors.Actor(None, key)
         self.seats_settled = game.status != Game.Status.OPEN
         self.seat_ids = [s.pk for s in actors.seats_of(game, seats, self.actor)]
+        if not self.seat_ids:  # the old opponent looking at a rematch offered to them
+            self.seat_ids = stakes.invited_seats(game, seats, self.actor)
         if game.mode != Game.Mode.FRIENDS:
             self.seat_ids = []  # presence matters only where absent people are waited for
         return True

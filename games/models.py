@@ -84,6 +84,14 @@ class Game(models.Model):
     # game's escrow (0: not staked). `quick`: opened by quick match (paired there, not in the lobby).
     stake = models.PositiveIntegerField(default=0)
     quick = models.BooleanField(default=False)
+    # A staked rematch offer: the finished game it was offered from, and the old opponent, the only
+    # account that may join it (such a room is not listed in the lobby).
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     # Not null while a pause runs: the acting seat's time left when it began (the clock stands still).
     paused_remaining_ms = models.PositiveIntegerField(null=True, blank=True)
     # Tries of the computer's turn that raised at this version: after 3 it plays a random legal action.
@@ -208,6 +216,8 @@ class Action(models.Model):
         TIMEOUT = "timeout", "Time ran out"
         AWAY = "away", "Player away"
         ABSENT = "absent", "Player disconnected"
+        # The computer holds a person's seat (handed over after two minutes away, or resigned).
+        STAND_IN = "standin", "Computer holds the seat"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     round = models.PositiveIntegerField()

@@ -22,7 +22,7 @@ from accounts.moderation import mute_notice_for
 from leaderboard.points import points_for
 
 from . import actions, actors, broadcast, engine, presence
-from .actions import chat, pauses
+from .actions import chat, pauses, stakes
 from .actors import Actor
 from .board_view import board_context
 from .broadcast import fragment_tag
@@ -56,6 +56,8 @@ def viewpoint_for(game: Game, seats: list[Seat], actor: Actor) -> Viewpoint:
     if mine:
         return Viewpoint(f"{'host' if host else 'seat'}-{mine[0]}", mine, host=host)
     if game.status == Game.Status.OPEN and any(s.kind == Seat.Kind.OPEN for s in seats):
+        if game.invitee_id is not None and game.invitee_id != actor.user_id:
+            return Viewpoint("spectator")  # a rematch offered to someone else
         if actor.is_authenticated:
             return Viewpoint("guest", can_join=True)
         return Viewpoint("anon", anonymous=True)
@@ -68,8 +70,10 @@ def _cache_key(game_id: str, vp: Viewpoint) -> str:
 
 
 def _rendered_from(game: Game, connected: frozenset[int]) -> str:
-    """What a fragment depends on besides the viewpoint: round, version, presence and deadline."""
-    return fragment_tag(game.round, game.version, connected, epoch_ms(game.deadline))
+    """What a fragment depends on besides the viewpoint: round, version, presence, deadline and a
+    finished staked game's rematch offer."""
+    offer = stakes.offer_tag(game)
+    return fragment_tag(game.round, game.version, connected, epoch_ms(game.deadline), offer)
 
 
 def shared_fragment(game_id: str, vp: Viewpoint, event: dict) -> str | None:

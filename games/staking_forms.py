@@ -48,7 +48,6 @@ class StakedRoomForm(KeyedForm):
     # action refuses bad input the same way whoever calls it; here it is only text.
     stake = forms.CharField(
         max_length=24,
-        initial="100",
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
     ruleset = forms.ChoiceField(choices=RULESET_CHOICES, initial="twodice", label="Rule set")
@@ -59,6 +58,8 @@ class StakedRoomForm(KeyedForm):
         self.fields["timer"].choices = [(t, f"{t} s") for t in staked_timers()]
         low, high = rules.stake_bounds()
         self.fields["stake"].help_text = f"{low:,} to {high:,} coins"
+        # The first stake offered: the most a new account may stake, within the configured bounds.
+        self.fields["stake"].initial = str(min(max(rules.new_player_limit()[0], low), high))
 
 
 class QuickMatchForm(KeyedForm):

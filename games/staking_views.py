@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.ledger import rules
 from accounts.ledger.history import balance_of
 
 from . import presence
@@ -52,6 +53,8 @@ def _rooms_context(request: HttpRequest) -> dict:
 
 def lobby(request: HttpRequest) -> HttpResponse:
     context = _rooms_context(request)
+    # The configured cut: a page never says a number about money of its own.
+    context["rake_percent"] = rules.rake_percent()
     if request.user.is_authenticated:
         context.update(
             room_form=StakedRoomForm(),

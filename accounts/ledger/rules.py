@@ -5,7 +5,8 @@ LUDOPAT_TOP_UP_TO        a daily top-up brings wallet + escrow back to this (100
 LUDOPAT_RAKE_BP          the house's cut of a pot in basis points (1,000 = 10%)
 LUDOPAT_STAKE_MIN/MAX    a stake's bounds (10 to 10,000)
 LUDOPAT_NEW_PLAYER_MAX   the highest stake for an account younger than a day or with fewer than
-                         LUDOPAT_NEW_PLAYER_GAMES finished games (100; 5)
+                         LUDOPAT_NEW_PLAYER_GAMES rounds against people it played itself (100; 5;
+                         games.actions.stakes.is_new_player)
 LUDOPAT_STAKE_TIERS      quick match's stakes (50, 100, 250, 500, 1,000)
 """
 
@@ -30,12 +31,22 @@ def rake_bp() -> int:
     return int(_setting("LUDOPAT_RAKE_BP", 1000))
 
 
+def rake_percent() -> str:
+    """The house's cut as the pages say it: "10", "2.5" (a percentage, without trailing zeros).
+
+    >>> rake_percent()  # with the default 1,000 basis points
+    '10'
+    """
+    whole, rest = divmod(rake_bp(), 100)
+    return f"{whole}.{rest:02d}".rstrip("0") if rest else str(whole)
+
+
 def stake_bounds() -> tuple[int, int]:
     return int(_setting("LUDOPAT_STAKE_MIN", 10)), int(_setting("LUDOPAT_STAKE_MAX", 10_000))
 
 
 def new_player_limit() -> tuple[int, int]:
-    """(highest stake, finished games needed to lift it) for accounts younger than a day."""
+    """(highest stake, rounds against people needed to lift it) for new accounts."""
     return int(_setting("LUDOPAT_NEW_PLAYER_MAX", 100)), int(
         _setting("LUDOPAT_NEW_PLAYER_GAMES", 5)
     )

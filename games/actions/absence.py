@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from .. import presence
@@ -23,9 +24,12 @@ from .core import (
     seats_in,
     turn_seat,
 )
+from .rounds import finish_round
 from .setup import seat_at
 
 ABSENT_HANDOVER_SECONDS = 120
+DESERTED_SECONDS = 60  # a staked game no player has been at for this long is void
+DESERTED_TEXT = "Both players left: the game is void and both stakes were returned."
 
 
 def absent_since(game: Game, seat: Seat, connected: set[int]):
@@ -132,3 +136,55 @@ def _restore_deadline(game: Game, seat: Seat) -> None:
         game.deadline = max(game.turn_deadline, timezone.now())
         game.save(update_fields=["deadline"])
         schedule_deadline_on_commit(game)
+
+
+# --- staked games nobody is at ----------------------------------------------------------------------
+#
+# With both pages closed the computer would play both seats to the end and the house would take its cut
+# of a game nobody played (stand-in actions never count as timeouts, so the void after three timeouts
+# each never comes). Such a game is voided instead: every stake goes back.
+
+
+def _deserted(now) -> QuerySet[Game]:
+    """Staked games in play in which no seat has had a socket close, or done anything, for
+    DESERTED_SECONDS (the database's half of the question; presence answers the other)."""
+    since = now - timedelta(seconds=DESERTED_SECONDS)
+    seen = Seat.objects.filter(game=OuterRef("pk"), last_seen__gt=since)
+    acted = Action.objects.filter(
+        game=OuterRef("pk"), seat__isnull=False, auto=Action.Auto.NONE, created__gt=since
+    )
+    return Game.objects.filter(stake__gt=0, status=Game.Status.PLAYING, started__lte=since).exclude(
+        Exists(seen) | Exists(acted)
+    )
+
+
+def _nobody_here(game: Game, seats: list[Seat]) -> bool:
+    """No person's seat is connected now (every seat counts as here while Redis can't be reached)."""
+    here = presence.connected_seats(game.pk)
+    return not any(seat.pk in here for seat in seats if seat.kind == Seat.Kind.HUMAN)
+
+
+def do_void_deserted(game_id: str, now=None) -> bool:
+    """Void a staked game nobody has been at for DESERTED_SECONDS, refunding both stakes (finish_round's
+    "void", so the ledger refunds); False if someone is back, or it ended, since it was listed."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not _deserted(now).filter(pk=game.pk).exists():
+            return False
+        seats = seats_in(game)
+        if not _nobody_here(game, seats):
+            return False
+        finish_round(game, seats, [], "void")
+        game.message = DESERTED_TEXT
+        record_action(game, Action.Kind.ABANDON, None, {"void": "deserted"}, DESERTED_TEXT)
+        save_game(game, seats=seats)
+        return True
+
+
+def void_deserted_games(limit: int = 200) -> int:
+    """The sweeper's pass (every couple of seconds): void the staked games nobody is at; how many."""
+    voided = 0
+    for game_id in _deserted(timezone.now()).values_list("pk", flat=True)[:limit]:
+        voided += do_void_deserted(game_id)
+    return voided

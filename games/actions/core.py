@@ -322,6 +322,11 @@ def back_computer_turn(game: Game, seats: list[Seat] | None, state) -> None:
 def _after_commit(game: Game) -> None:
     update = broadcast.BoardUpdate.of(game)
     transaction.on_commit(update.send)
+    if game.rematch_of_id and (game.status != Game.Status.PLAYING or game.nonce == 0):
+        # A rematch offer changed state (opened, joined, withdrawn, over; no dice rolled yet means
+        # the join that started it): the page of the game it was offered from shows that.
+        old_id = game.rematch_of_id
+        transaction.on_commit(lambda: broadcast.board_refreshed(old_id))
     if getattr(game, "_bot_to_act", False):
         game_id, version = game.pk, game.version
         transaction.on_commit(lambda: schedule_bot(game_id, version))

@@ -2,8 +2,8 @@
 
 A game against the computer or at a pass & play table closes after 30 days without an action, a room
 still waiting for players after 24 hours, an untimed room in play after 7 days. A timed room never
-idles: its clock hands absent players' turns to the computer, which plays the game out. A game closed
-as idle counts for nobody. Celery beat runs `close_idle_games` (games.tasks.close_idle_games).
+idles: its clock hands absent players' turns to the computer, which plays the game out (but a staked
+game both players have left is voided: games.actions.absence). A game closed as idle counts for nobody. Celery beat runs `close_idle_games` (games.tasks.close_idle_games).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ import zlib
 from datetime import timedelta
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
 from accounts import browsers
@@ -58,24 +59,57 @@ def parse_stake(raw: object) -> int:
     return stake
 
 
+OWN_ACTIONS_TO_COUNT = 10  # a round lifts the new-player cap only if the player played it
+
+
 def is_new_player(user_id: int) -> bool:
-    """Younger than a day, or fewer finished games than the limit: such accounts stake at most 100."""
+    """Younger than a day, or fewer real rounds against people than the limit: such accounts stake at
+    most the new-player cap.
+
+    A real round is one counted on the against-people board in which the account made at least
+    OWN_ACTIONS_TO_COUNT rolls or moves itself (not the computer's for its seat), so resigning games
+    against the computer, or at once against a friend's second account, lifts nothing.
+    """
     from accounts.models import User
 
     _, games_needed = rules.new_player_limit()
     joined = User.objects.filter(pk=user_id).values_list("date_joined", flat=True).first()
     if joined is None or joined > timezone.now() - timedelta(days=1):
         return True
-    finished = Seat.objects.filter(user_id=user_id, game__status=Game.Status.FINISHED)
-    return finished.values("game").distinct().count() < games_needed
+    return _real_rounds(user_id, games_needed) < games_needed
+
+
+def _real_rounds(user_id: int, enough: int) -> int:
+    """How many of the account's counted rounds against people it played itself (at most `enough`)."""
+    from leaderboard.models import Result
+
+    own = (
+        Action.objects.filter(
+            game_id=OuterRef("round__game_id"),
+            round=OuterRef("round__number"),
+            seat__user_id=user_id,
+            kind__in=(Action.Kind.ROLL, Action.Kind.MOVE),
+            auto=Action.Auto.NONE,
+        )
+        .order_by()
+        .values("game_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rounds = (
+        Result.objects.filter(user_id=user_id, counted=True, against_people=True)
+        .annotate(own=Subquery(own))
+        .filter(own__gte=OWN_ACTIONS_TO_COUNT)
+    )
+    return len(rounds.values_list("pk", flat=True)[:enough])
 
 
 def check_stake_for(user_id: int, stake: int) -> None:
     cap, games_needed = rules.new_player_limit()
     if stake > cap and is_new_player(user_id):
         raise GameError(
-            f"New accounts stake at most {cap:,} coins until they are a day old and have finished "
-            f"{games_needed} games."
+            f"New accounts stake at most {cap:,} coins until they are a day old and have played "
+            f"{games_needed} games against people."
         )
 
 
@@ -189,6 +223,8 @@ def _refuse_joining(game: Game, actor: Actor) -> None:
         raise Conflict("This room has no stake: join it from its page.")
     if game.owner_id == actor.user_id:
         raise Conflict("This is your own room: wait for an opponent, or cancel it.")
+    if game.invitee_id is not None and game.invitee_id != actor.user_id:
+        raise NotAllowed(f"This rematch is offered to {game.invitee.username} only.")
     if browsers.share_a_browser(actor.user_id, game.owner_id):
         raise NotAllowed(SAME_BROWSER)
     if game.status == Game.Status.PLAYING:
@@ -223,6 +259,7 @@ def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
         actor.key,
         "",
     )
+    seat.last_seen = None  # an invited player's page of the waiting room closing is no absence
     seat.save()
     record_action(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
     start_round(game, seats)
@@ -311,8 +348,9 @@ def withdraw_unattended(limit: int = 200) -> int:
     """Withdraw (and refund) open staked rooms and quick-match entries whose host has had no page open
     for UNATTENDED_SECONDS. Called by the deadline sweeper every couple of seconds; the number withdrawn.
 
-    "A page open" is the game page's socket or the lobby's refresh (games.presence); the first sweep
-    that sees the host gone notes the time in Redis, and a later one withdraws the room.
+    "A page open" is the game page's socket or the lobby's refresh (games.presence); for a rematch
+    offer, also either player's page of the game it was offered from. The first sweep that sees nobody
+    notes the time in Redis, and a later one withdraws the room.
     """
     import time
 
@@ -323,13 +361,17 @@ def withdraw_unattended(limit: int = 200) -> int:
         Seat.objects.filter(
             index=0, game__stake__gt=0, game__status=Game.Status.OPEN, user__isnull=False
         )
-        .values_list("pk", "game_id", "user_id")
+        .values_list("game_id", "user_id", "game__rematch_of_id")
         .order_by("game__created")[:limit]
     )
     redis = presence.client()
-    for seat_id, game_id, user_id in rows:
+    for game_id, user_id, old_id in rows:
         key = _absent_key(game_id)
-        if seat_id in presence.connected_seats(game_id):
+        # The host at their seat, or (a rematch) the old opponent at the seat offered to them, or
+        # either player on the old game's page.
+        if presence.connected_seats(game_id) or (
+            old_id is not None and presence.connected_seats(old_id)
+        ):
             redis.delete(key)
             continue
         now = time.time()
@@ -364,18 +406,41 @@ def withdraw_entry(user_id: int, game_id: str | None = None) -> Game | None:
 
 def rematch_of(game: Game) -> Game | None:
     """The rematch room offered from this finished staked game, if any (the latest offer)."""
-    offer = (
-        Action.objects.filter(game=game, kind=Action.Kind.NEW_ROUND, data__has_key="rematch")
-        .order_by("-seq")
-        .values_list("data", flat=True)
+    return (
+        Game.objects.filter(rematch_of=game)
+        .select_related("owner", "invitee")
+        .order_by("-created", "-pk")
         .first()
     )
-    return Game.objects.filter(pk=offer["rematch"]).first() if offer else None
+
+
+def invited_seats(game: Game, seats: list[Seat], actor: Actor) -> list[int]:
+    """The open seat of a rematch room offered to `actor`, while it waits for them: their page of the
+    room counts as present there (the offer is kept), as the host's does at their seat."""
+    if game.status != Game.Status.OPEN or not actor.user_id or game.invitee_id != actor.user_id:
+        return []
+    return [seat.pk for seat in seats if seat.kind == Seat.Kind.OPEN]
+
+
+def offer_tag(game: Game) -> str:
+    """What a finished staked game's board shows of its rematch offer (room and state; "" for any
+    other game): part of the board fragment's cache key, so a board rendered while the offer was open
+    is not served once it is withdrawn or joined (which the old game's version doesn't show)."""
+    if not game.stake or game.status != Game.Status.FINISHED:
+        return ""
+    offer = (
+        Game.objects.filter(rematch_of=game)
+        .order_by("-created", "-pk")
+        .values_list("pk", "status")
+        .first()
+    )
+    return f"{offer[0]}:{offer[1]}" if offer else ""
 
 
 def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
     """Staked games have no new rounds: a player of a finished one opens a new room at the same stake,
-    rules and timer, and the offer appears on the old game's page for the opponent to join."""
+    rules and timer, which only the old opponent may join. It is not listed in the lobby; the offer
+    appears on the old game's page, which follows it live (offered, withdrawn, joined)."""
 
     _needs_account(actor, "offer a rematch")
     with transaction.atomic():
@@ -391,10 +456,19 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
             if offered.owner_id == actor.user_id:
                 return offered  # offered already (a repeated click)
             raise Conflict("Your opponent has offered a rematch: join it.")
+        opponent = next((s for s in seats if s.user_id and s.user_id != actor.user_id), None)
+        if opponent is None:
+            raise Conflict("Your opponent's account is gone: open a room in the lobby instead.")
         request, first = _first_answer(actor, key, ("rematch", old.pk))
         if first is not None:
-            return first
-        new = _answer(request, create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds))
+            return first  # a repeated form: its first answer, and no second offer in the log
+        new = create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds)
+        new.rematch_of, new.invitee_id = old, opponent.user_id
+        new.message = (
+            f"Waiting for {opponent.display_name} to accept the rematch at {old.stake:,} coins."
+        )
+        new.save(update_fields=["rematch_of", "invitee", "message"])
+        _answer(request, new)
         text = f"{actor.username} offers a rematch at {old.stake:,} coins."
         old.message = text
         record_action(old, Action.Kind.NEW_ROUND, mine[0], {"rematch": new.pk}, text)
@@ -406,9 +480,10 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
 
 
 def open_rooms(limit: int):
-    """Staked rooms waiting for an opponent, oldest first (quick-match entries are not listed)."""
+    """Staked rooms waiting for an opponent, oldest first (quick-match entries and rematch offers,
+    which are someone's alone, are not listed)."""
     return (
-        Game.objects.filter(stake__gt=0, quick=False, status=Game.Status.OPEN)
+        Game.objects.filter(stake__gt=0, quick=False, status=Game.Status.OPEN, invitee__isnull=True)
         .select_related("owner")
         .order_by("created", "pk")[:limit]
     )

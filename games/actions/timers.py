@@ -19,7 +19,7 @@ from .. import presence
 from ..actors import Actor, playing_seats
 from ..errors import Conflict
 from ..models import Action, Game, Seat
-from . import core, pauses, settlement, stakes
+from . import absence, core, pauses, settlement, stakes
 from .turns import play_computer_turn, play_for
 
 log = logging.getLogger(__name__)
@@ -117,6 +117,10 @@ def sweep() -> int:
         stakes.withdraw_unattended()
     except Exception:
         log.exception("withdrawing unattended staked rooms failed")
+    try:  # staked games both players have left are voided and refunded
+        absence.void_deserted_games()
+    except Exception:
+        log.exception("voiding deserted staked games failed")
     return done
 
 

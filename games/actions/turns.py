@@ -130,7 +130,7 @@ def _apply(
     text = describe(
         events, seat.display_name, lambda p: seat_of_player(seats, game.players[p]).display_name
     )
-    if auto:
+    if auto in AUTO_NOTES:
         text = f"{AUTO_NOTES[auto].format(name=seat.display_name)} {text}"
     game.message = text
     record_action(game, kind, seat, data, text, auto=auto, deadline=deadline)
@@ -255,7 +255,10 @@ def play_computer_turn(game_id: str, version: int, level: str | None) -> bool:
             chosen = level or seat.level or "greedy"
             if game.bot_failures >= BOT_TRIES:
                 chosen = "random"
-            play_for(game, seats, seat, state, chosen)
+            # A person's seat the computer holds: its actions are marked as the computer's, so
+            # nothing counts them as the player's own (the new-player stake cap).
+            auto = Action.Auto.STAND_IN if seat.kind == Seat.Kind.HUMAN else ""
+            play_for(game, seats, seat, state, chosen, auto=auto)
             return True
     except Exception:
         log.exception("the computer's turn failed in game %s at version %s", game_id, version)

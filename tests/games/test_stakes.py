@@ -420,3 +420,174 @@ def test_the_lobby_counts_as_an_open_page_and_logging_out_withdraws(host, django
     assert stakes.withdraw_unattended() == 0
     client.post("/accounts/logout/")
     assert fresh(game).status == Game.Status.ABANDONED and coins(host) == [1000]
+
+
+# The new-player cap (issue 17 item 14): only real rounds against people lift it
+
+
+def _day_old(django_user_model, name: str):
+    """An account past the one-day age rule that has played nothing yet."""
+    return veteran(django_user_model, name)
+
+
+def _own_actions(game: Game, actor) -> int:
+    from games.models import Action
+
+    return Action.objects.filter(
+        game=game, seat__user_id=actor.user_id, kind__in=["roll", "move"], auto=""
+    ).count()
+
+
+def _against_people(newbie, opponent, own_actions: int, stand_in: bool = False) -> Game:
+    """A friends room between two accounts in which the newbie makes `own_actions` rolls and moves
+    (or, with `stand_in`, the computer makes them for the newbie's seat), then the opponent resigns."""
+    from games import presence
+    from tests.games.webplay import friends_room, step, turn_seat
+
+    game = friends_room(newbie, [opponent], ruleset="classic")
+    here = game.seats.filter(index__in=[1] if stand_in else [0, 1])
+    presence.touch(game.pk, list(here.values_list("pk", flat=True)), "test-connection")
+    if stand_in:  # the newbie left; after two minutes the opponent hands the seat to the computer
+        Game.objects.filter(pk=game.pk).update(started=timezone.now() - timedelta(minutes=3))
+        actions.do_replace_absent(game.pk, opponent, 0)
+    by_seat = {0: newbie, 1: opponent}
+    for _ in range(2000):
+        game = fresh(game)
+        moves = game.actions.filter(seat__index=0, kind__in=["roll", "move"]).count()
+        if moves >= own_actions:
+            break
+        seat = turn_seat(game)
+        if seat.is_bot:
+            assert actions.do_bot_turn(game.pk, game.version)
+            continue
+        step(game, lambda s: by_seat[s.index])
+    actions.do_resign(game.pk, opponent)
+    assert fresh(game).status == Game.Status.FINISHED
+    return game
+
+
+def test_instant_resignations_against_the_computer_keep_the_new_player_cap(django_user_model):
+    from tests.games.webplay import computer_game
+
+    newbie = _day_old(django_user_model, "newbie")
+    for _ in range(5):
+        game = computer_game(newbie, ruleset="twodice")
+        actions.do_resign(game.pk, newbie)
+        assert fresh(game).status == Game.Status.FINISHED
+    with pytest.raises(GameError, match="New accounts stake at most 100"):
+        room(newbie, 500)
+    assert coins(newbie) == [1000]
+
+
+def test_only_rounds_against_people_with_ten_actions_of_ones_own_lift_the_cap(
+    django_user_model,
+):
+    newbie = _day_old(django_user_model, "newbie")
+    friend = _day_old(django_user_model, "friend")
+    other = _day_old(django_user_model, "other")
+    for _ in range(3):
+        _against_people(newbie, friend, own_actions=0)  # resigned at once by the opponent
+    _against_people(newbie, friend, own_actions=9)
+    _against_people(newbie, other, own_actions=12, stand_in=True)  # the computer's, not theirs
+    with pytest.raises(GameError, match="New accounts stake at most 100"):
+        room(newbie, 500)
+    for _ in range(4):
+        game = _against_people(newbie, other, own_actions=10)
+        assert _own_actions(game, newbie) >= 10
+    with pytest.raises(GameError, match="New accounts stake at most 100"):
+        room(newbie, 500)  # four real rounds of five
+    _against_people(newbie, friend, own_actions=10)
+    assert room(newbie, 500).stake == 500
+    assert coins(newbie) == [500]
+
+
+def test_a_young_account_keeps_the_cap_whatever_it_played(django_user_model):
+    newbie = _day_old(django_user_model, "newbie")
+    friend = _day_old(django_user_model, "friend")
+    for _ in range(5):
+        _against_people(newbie, friend, own_actions=10)
+    django_user_model.objects.filter(pk=newbie.user_id).update(date_joined=timezone.now())
+    with pytest.raises(GameError, match="New accounts stake at most 100"):
+        room(newbie, 500)
+    assert coins(newbie) == [1000]
+
+
+# Both players gone (issue 17 item 13): a staked game nobody is at is voided, not played out
+
+
+def _pages_closed(game: Game, seconds_ago: float) -> None:
+    """Both players opened the game page and closed it `seconds_ago` (the consumer's calls), and
+    nothing was done in the game since."""
+    from games import presence
+    from games.models import Action
+
+    ids = list(game.seats.values_list("pk", flat=True))
+    presence.touch(game.pk, ids, "page-socket")
+    gone = presence.drop(game.pk, ids, "page-socket")
+    assert gone == set(ids)
+    actions.seat_disconnected(sorted(gone), game.pk)
+    then = timezone.now() - timedelta(seconds=seconds_ago)
+    Seat.objects.filter(game=game).update(last_seen=then)
+    Action.objects.filter(game=game).update(created=then)
+    Game.objects.filter(pk=game.pk).update(started=then)
+
+
+def _sweep() -> None:
+    from games.actions import timers
+
+    timers.sweep()  # what Celery beat runs every couple of seconds
+
+
+def test_a_staked_game_both_players_left_for_60_s_is_voided_and_refunded(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    _pages_closed(game, 61)
+    _sweep()
+    game = fresh(game)
+    assert game.status == Game.Status.ABANDONED
+    assert "Both players left" in game.message
+    assert coins(host, guest) == [1000, 1000]
+    assert LedgerTransaction.objects.filter(kind="refund", game=game).count() == 1
+    assert not LedgerEntry.objects.filter(account__kind="house").exists()  # no house cut
+
+
+def test_a_staked_game_left_for_less_than_60_s_plays_on(host, guest):
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    _pages_closed(game, 50)
+    _sweep()
+    assert fresh(game).status == Game.Status.PLAYING and coins(host, guest) == [900, 900]
+
+
+def test_one_open_page_or_a_recent_action_keeps_a_staked_game(host, guest):
+    from games import presence
+    from tests.games.webplay import turn_seat
+
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    _pages_closed(game, 120)
+    seat = game.seats.get(index=1)
+    presence.touch(game.pk, [seat.pk], "guest-page")  # the guest's page is still open
+    _sweep()
+    assert fresh(game).status == Game.Status.PLAYING
+    presence.drop(game.pk, [seat.pk], "guest-page")
+    game = fresh(game)
+    player = host if turn_seat(game).user_id == host.user_id else guest
+    actions.do_roll(game.pk, player, game.version)  # an action of their own, just now, no socket
+    _sweep()
+    assert fresh(game).status == Game.Status.PLAYING and coins(host, guest) == [900, 900]
+
+
+def test_nobody_is_absent_while_redis_is_unreachable(host, guest, settings):
+    from ludopat.embedded_redis import free_port
+    from ludopat.settings import redis_settings
+
+    game = room(host, 100)
+    stakes.join_staked_room(guest, game.pk)
+    _pages_closed(game, 120)
+    # As tests/conftest.py's redis_down, from here on: the pages closed while Redis was up.
+    for name, value in redis_settings(f"redis://127.0.0.1:{free_port()}/0").items():
+        if name != "CELERY_BROKER_URL":
+            setattr(settings, name, value)
+    _sweep()
+    assert fresh(game).status == Game.Status.PLAYING and coins(host, guest) == [900, 900]

@@ -182,3 +182,30 @@ def test_a_rematch_is_offered_on_the_result_and_joined_by_the_opponent(ann, bea)
     new.refresh_from_db()
     assert new.status == Game.Status.PLAYING
     assert balance_of(ann[0].pk) == 980 and balance_of(bea[0].pk) == 800
+
+
+def test_the_lobby_shows_the_configured_house_cut_and_stake_bounds(ann, settings):
+    settings.LUDOPAT_RAKE_BP = 250  # 2.5%
+    settings.LUDOPAT_STAKE_MIN, settings.LUDOPAT_STAKE_MAX = 200, 5000
+    page = text(ann[1].get("/staked/"))
+    assert "the house's 2.5% cut" in page and "10%" not in page
+    assert "200 to 5,000 coins" in page
+    assert 'name="stake" value="100"' not in page  # a default below the configured minimum
+
+
+def test_no_template_writes_a_money_number_of_its_own():
+    """Every number a page shows about money comes from the settings and the ledger: no template
+    falls back to a number of its own for a stake, a cut, a balance or a grant."""
+    from pathlib import Path
+
+    money = re.compile(
+        r"(rake|stake|coin|balance|cut|grant|top_up|pot|percent)\w*\s*\|\s*default:\s*['\"]?\d"
+    )
+    root = Path(__file__).resolve().parents[2] / "templates"
+    found = [
+        f"{path.relative_to(root)}: {line.strip()}"
+        for path in root.rglob("*.html")
+        for line in path.read_text().splitlines()
+        if money.search(line)
+    ]
+    assert not found, found
