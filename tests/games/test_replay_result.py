@@ -25,9 +25,6 @@ def _text(html: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 19: a resigned round's replay shows no result"
-)
 def test_the_replay_of_a_resigned_round_says_who_won_and_that_the_loser_resigned(client):
     ann, ben = accounts("ann", "ben")
     game = room([ann, ben], "duel")
