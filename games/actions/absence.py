@@ -105,7 +105,9 @@ def seat_disconnected(seat_ids: list[int], game_id: str | None = None) -> None:
         seat = turn_seat(game, seats, engine_state(game))
         if seat is None or seat.pk not in seat_ids or seat.is_bot:
             return
-        sooner = act_at(game, seat, now, connected=presence.connected_seats(game.pk))
+        # Their last socket closed: gone, though presence shows them for the grace (act_at's wait).
+        here = presence.connected_seats(game.pk) - set(seat_ids)
+        sooner = act_at(game, seat, now, connected=here)
         if game.deadline is None or sooner < game.deadline:
             game.deadline = sooner
             game.save(update_fields=["deadline"])

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from .. import engine
+from .. import engine, presence
 from ..actors import Actor, controls, owns, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat
@@ -162,6 +162,7 @@ def do_join(game_id: str, actor: Actor) -> Seat:
         seat.player_key = actor.key
         seat.name = ""
         seat.save()
+        presence.seated(game.pk, [seat.pk])
         record_action(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
         game.message = f"{actor.username} joined the room."
         save_game(game)

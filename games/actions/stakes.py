@@ -195,6 +195,9 @@ def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
         "",
     )
     seat.save()
+    from .. import presence
+
+    presence.seated(game.pk, [seat.pk])
     record_action(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
     start_round(game, seats)
 

@@ -56,7 +56,6 @@ def browser(user) -> Client:
     return client
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 20: a closed page stays online for 30 s")
 async def test_a_closed_page_shows_away_to_the_opponent_five_seconds_later(
     django_user_model, monkeypatch, queued
 ):
@@ -88,7 +87,6 @@ async def test_a_closed_page_shows_away_to_the_opponent_five_seconds_later(
     await host_ws.disconnect()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 20: a guest who just joined shows as away")
 async def test_a_guest_who_just_joined_is_never_shown_away_to_the_host(django_user_model):
     @database_sync_to_async
     def open_room():
