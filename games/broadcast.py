@@ -126,6 +126,12 @@ def presence_lapsed(game_id: str) -> None:
     _send(game_id, presence_event())
 
 
+def names_changed(game_id: str) -> None:
+    """A player of the game was renamed: every viewer gets the board and the chat afresh (the names
+    are read anew; no new version)."""
+    _send(game_id, {**presence_event(), "names": True})
+
+
 def _send(game_id: str, event: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:

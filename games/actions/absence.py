@@ -11,6 +11,7 @@ from .. import presence
 from ..actors import Actor, playing_seats
 from ..errors import Conflict
 from ..models import Action, Game, Seat
+from ..narration import who
 from .core import (
     act_at,
     check_playing,
@@ -62,7 +63,7 @@ def do_replace_absent(game_id: str, actor: Actor, seat_index: int) -> Seat:
             )
         seat.bot_controlled = True
         seat.save(update_fields=["bot_controlled"])
-        text = f"The computer plays for {seat.display_name} until they come back."
+        text = f"The computer plays for {who(seat)} until they come back."
         game.message = text
         record_action(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
         save_game(game)
@@ -83,7 +84,7 @@ def seat_connected(game_id: str, seat_id: int) -> bool:
             return False
         seat.bot_controlled = False
         seat.save(update_fields=["bot_controlled"])
-        text = f"{seat.display_name} is back and plays again."
+        text = f"{who(seat)} is back and plays again."
         game.message = text
         record_action(game, Action.Kind.TAKEOVER, seat, {"bot": False}, text)
         save_game(game)

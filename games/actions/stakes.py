@@ -27,6 +27,7 @@ from accounts.ledger import books, escrow, rules
 from ..actors import Actor, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat, StakeRequest
+from ..narration import user_ref
 from .core import lock_game, record_action, save_game, seats_in, timer_choices
 from .leaving import do_abandon
 from .rounds import finish_round
@@ -198,7 +199,7 @@ def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
     from .. import presence
 
     presence.seated(game.pk, [seat.pk])
-    record_action(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
+    record_action(game, Action.Kind.JOIN, seat, text=f"{user_ref(actor.user_id)} joined.")
     start_round(game, seats)
 
 
@@ -364,7 +365,7 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
                 return offered  # offered already (a repeated click)
             raise Conflict("Your opponent has offered a rematch: join it.")
         new = create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds, key)
-        text = f"{actor.username} offers a rematch at {old.stake:,} coins."
+        text = f"{user_ref(actor.user_id)} offers a rematch at {old.stake:,} coins."
         old.message = text
         record_action(old, Action.Kind.NEW_ROUND, mine[0], {"rematch": new.pk}, text)
         save_game(old, seats=seats)

@@ -88,7 +88,6 @@ def pages(game: Game, host) -> dict[str, str]:
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(strict=True, reason="issue 17 item 5: a rename leaves the old name on screen")
 def test_after_a_rename_no_page_shows_the_old_name():
     game, host, renamed = finished_room()
     before = pages(game, host)  # also fills this process's board cache
@@ -116,7 +115,6 @@ moderation.do_rename(users.get(pk={moderator}), users.get(pk={user}), "{new}", "
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-@pytest.mark.xfail(strict=True, reason="issue 17 item 5: another process keeps the old name")
 async def test_a_rename_in_another_process_reaches_this_process_pages(django_db_blocker):
     from channels.layers import channel_layers
 
