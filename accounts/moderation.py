@@ -7,13 +7,14 @@ admin's actions call these; so do tests. Games are changed only through games.ac
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from . import audit, sockets
@@ -241,12 +242,34 @@ def do_rename(moderator, user, new_username: str, reason: str):
     return user
 
 
+# A finished game's page may stay open for a while: its board is pushed the new name too.
+RENAMED_PAGES_OPEN = timedelta(days=1)
+
+
 def _rename_in_games(user, old: str) -> None:
-    """Seats and chat lines keep a copy of the name they were written under: the old name goes too."""
-    from games.models import ChatMessage, Seat
+    """Seats, chat lines and results keep a copy of the name they were written under: the old name
+    goes too (the move log and message line name accounts by reference, filled in when shown). Open
+    pages of the player's recent games are pushed the new name once the rename commits."""
+    from games.models import ChatMessage, Game, Seat
+    from leaderboard.models import Result
 
     Seat.objects.filter(user=user, name=old).update(name=user.username)
     ChatMessage.objects.filter(user=user, name=old).update(name=user.username)
+    Result.objects.filter(user=user, name=old).update(name=user.username)
+    recent = Q(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING]) | Q(
+        game__updated__gte=timezone.now() - RENAMED_PAGES_OPEN
+    )
+    games = list(
+        Seat.objects.filter(recent, user=user).values_list("game_id", flat=True).distinct()
+    )
+    transaction.on_commit(lambda: _tell_renamed(games))
+
+
+def _tell_renamed(game_ids: list[str]) -> None:
+    from games import broadcast
+
+    for game_id in game_ids:
+        broadcast.names_changed(game_id)
 
 
 # --- the reports queue ---------------------------------------------------------------------------------

@@ -130,6 +130,17 @@ async def presence_changed(layer, game_id: str, skip: str = "") -> None:
         log.exception("could not push presence of game %s", game_id)
 
 
+def presence_lapsed(game_id: str) -> None:
+    """The grace of a closed page is over (games.presence): the players' cards show who is here."""
+    _send(game_id, presence_event())
+
+
+def names_changed(game_id: str) -> None:
+    """A player of the game was renamed: every viewer gets the board and the chat afresh (the names
+    are read anew; no new version)."""
+    _send(game_id, {**presence_event(), "names": True})
+
+
 def _send(game_id: str, event: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:

@@ -158,6 +158,8 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         if event.get("presence"):
             if event.get("skip") != self.channel_name:
                 await self._send_board(force=True)
+            if event.get("names"):  # a player was renamed: the chat shows the new name too
+                await self._send_chat_log()
             return
         version = event["version"]
         if version <= self.sent_version:

@@ -2,12 +2,46 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from . import engine
 from .models import Seat
 
 COLOUR_NAMES = {"red": "Red", "green": "Green", "yellow": "Yellow", "blue": "Blue"}
+
+# A stored sentence (the move log, the message line) names an account by reference, filled in with the
+# account's name when it is shown: a rename reaches every line ever written, in every process.
+_USER_REF = re.compile(r"\{user:(\d+)\}")
+UNKNOWN_PLAYER = "A player"
+
+
+def user_ref(user_id: int) -> str:
+    return f"{{user:{user_id}}}"
+
+
+def who(seat: Seat) -> str:
+    """How a stored sentence names a seat's player: an account's seat by reference (its name can
+    change), a computer, a pass & play player or a browser's seat by the name it shows."""
+    if seat.kind == Seat.Kind.HUMAN and seat.user_id and not seat.name:
+        return user_ref(seat.user_id)
+    return seat.display_name
+
+
+def referenced_users(texts: Iterable[str]) -> set[int]:
+    """The accounts the stored sentences `texts` name."""
+    return {int(found) for text in texts for found in _USER_REF.findall(text or "")}
+
+
+def shown(text: str, names: Mapping[int, str]) -> str:
+    """A stored sentence as it is shown: each account it names by its current name.
+
+    >>> shown("{user:7} rolled 5. {user:9}'s turn.", {7: "Ann", 9: "Bo"})
+    "Ann rolled 5. Bo's turn."
+    """
+    if "{user:" not in text:
+        return text
+    return _USER_REF.sub(lambda found: names.get(int(found.group(1)), UNKNOWN_PLAYER), text)
 
 
 def colour_name(colour: str) -> str:

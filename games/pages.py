@@ -201,8 +201,45 @@ def replay_data(record: dict[str, Any]) -> dict[str, Any]:
         "geometry": {colour: _geometry(corners[colour]) for colour in state.colours},
         "steps": steps,
         "finished": state.finished,
-        "places": [names[p] for p in state.places],
+        **_outcome(record.get("result"), list(state.places), names, speakers),
     }
+
+
+def _outcome(
+    result: Any, replayed: list[int], names: list[str], speakers: list[str]
+) -> dict[str, Any]:
+    """The places and a sentence on how the round ended, from the record's stored result (a round
+    given up has no winner in its moves); the replayed places for a record without one."""
+    stored = result if isinstance(result, dict) else {}
+    places = [
+        p.get("player")
+        for p in stored.get("places") or []
+        if isinstance(p, dict) and isinstance(p.get("player"), int)
+    ]
+    places = [p for p in places if 0 <= p < len(names)] or replayed
+    gave_up = [p for p in stored.get("gave_up") or [] if isinstance(p, int) and 0 <= p < len(names)]
+    return {
+        "places": [names[p] for p in places],
+        "ending": _ending(stored.get("how"), places, gave_up, speakers),
+    }
+
+
+def _ending(how: Any, places: list[int], gave_up: list[int], speakers: list[str]) -> str:
+    first = speakers[places[0]] if places else ""
+    if how in ("resign", "leave") and first:
+        quitters = [speakers[p] for p in gave_up] or [speakers[places[-1]]]
+        verb = "resigned" if how == "resign" else "left the game"
+        return f"{' and '.join(quitters)} {verb}: {first} wins."
+    if how == "won" and first:
+        return f"{first} won."
+    if how == "wipe" and first:
+        return f"{speakers[places[-1]]} started a new round before this one was played out."
+    return {
+        "abandon": "The game was abandoned before it was played out.",
+        "agreed": "The players agreed to end the round early: it counts for nobody.",
+        "idle": "The round was closed after nobody played for a long time: it counts for nobody.",
+        "void": "The round was voided: it counts for nobody.",
+    }.get(how if isinstance(how, str) else "", "")
 
 
 def _geometry(corner: int) -> dict[str, list[list[float]]]:

@@ -5,6 +5,13 @@ a connection whose process died drops out after STALE_SECONDS, so a crash never 
 
 A player who acts by plain POSTs, or fetches the board, has no WebSocket but is plainly there: such a
 request counts for REQUEST_SECONDS (member "<seat id>\\nrequest", scored so that it goes stale then).
+A player who just took a seat counts the same way, until their page's socket says so itself.
+
+A closed socket is a definite signal: when a seat's last socket closes, the seat counts as present for
+only `closed_grace()` seconds more (member "<seat id>\\nclosed"; a reload reconnects within it), and its
+request presence is forgotten (the 30 s are for players without a socket). Once that grace is over the
+seat is away, for its opponents' boards, for the rooms that wait for absent people and for the timers
+alike; a task queued at the close pushes the change to the game's viewers then.
 
 If Redis can't be reached, every seat counts as present: nobody is waited for and no seat is handed to
 the computer for being "absent" while the site merely can't see who is here.
@@ -22,6 +29,7 @@ from django.conf import settings
 STALE_SECONDS = 75
 REQUEST_SECONDS = 30
 REQUEST = "request"
+CLOSED = "closed"
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +52,12 @@ def client() -> redis.Redis:
     return _client(settings.REDIS_URL)
 
 
+def closed_grace() -> float:
+    """Seconds a seat still counts as present after its last socket closed (5 by default); the timers
+    hand a disconnected player's action to the computer after the same time."""
+    return float(getattr(settings, "LUDOPAT_DISCONNECT_GRACE", 5.0))
+
+
 def touch(game_id: str, seat_ids, channel: str) -> None:
     if seat_ids:
         _add(game_id, {f"{sid}\n{channel}": _now() for sid in seat_ids})
@@ -54,6 +68,12 @@ def seen_in_request(game_id: str, seat_ids) -> None:
     if seat_ids:
         score = _now() - STALE_SECONDS + REQUEST_SECONDS
         _add(game_id, {f"{sid}\n{REQUEST}": score for sid in seat_ids})
+
+
+def seated(game_id: str, seat_ids) -> None:
+    """A player just took these seats (a join): they are here, though their page's socket joined the
+    game as a spectator and says so only once it learns of the seat; never shown away meanwhile."""
+    seen_in_request(game_id, seat_ids)
 
 
 def _add(game_id: str, members: dict[str, float]) -> None:
@@ -69,20 +89,42 @@ def _add(game_id: str, members: dict[str, float]) -> None:
 
 
 def drop(game_id: str, seat_ids, channel: str) -> set[int]:
-    """Forget a WebSocket connection; the seats it was the last connection of (now disconnected,
-    though a recent request may still count them present for a few seconds)."""
+    """Forget a WebSocket connection; the seats it was the last connection of (now disconnected: they
+    count as present for `closed_grace()` seconds more, then the game's viewers are told)."""
     if not seat_ids:
         return set()
     try:
         client().zrem(_key(game_id), *[f"{sid}\n{channel}" for sid in seat_ids])
         members = _live_members(game_id)
+        sockets = {sid for sid, via in members if via not in (REQUEST, CLOSED)}
+        gone = {sid for sid in seat_ids if sid not in sockets}
+        if gone:
+            _closed(game_id, gone)
     except redis.RedisError as error:
         log.warning(
             "presence unreachable (%s): a connection of game %s not dropped", error, game_id
         )
         return set()
-    connected = {sid for sid, via in members if via != REQUEST}
-    return {sid for sid in seat_ids if sid not in connected}
+    if gone:
+        _tell_when_away(game_id)
+    return gone
+
+
+def _closed(game_id: str, seat_ids: set[int]) -> None:
+    """The seats' last socket closed: present for the grace only, whatever requests said before."""
+    score = _now() - STALE_SECONDS + closed_grace()
+    pipe = client().pipeline()
+    pipe.zrem(_key(game_id), *[f"{sid}\n{REQUEST}" for sid in seat_ids])
+    pipe.zadd(_key(game_id), {f"{sid}\n{CLOSED}": score for sid in seat_ids})
+    pipe.execute()
+
+
+def _tell_when_away(game_id: str) -> None:
+    """Queue the push that shows the seats away once the grace is over (if nobody came back, the
+    boards rendered then say so; if someone did, they show them here)."""
+    from .actions.core import send_task
+
+    send_task("games.tasks.presence_lapsed", (game_id,), countdown=closed_grace() + 0.5)
 
 
 def connected_seats(game_id: str) -> set[int]:

@@ -11,22 +11,22 @@ from .engine import fair
 from .models import Game, Round, Seat
 
 
-def keep_round(game: Game, seats: list[Seat], places: list[int]) -> Round:
+def keep_round(game: Game, seats: list[Seat], places: list[int], *, how: str = "") -> Round:
     """The `Round` row of the game's current round, written now that it has ended (it gets its public
-    replay id here). A room that starts a new round later finds it already written."""
+    replay id here), with how it ended (games.round_ends). A room that starts a new round later finds
+    it already written, and leaves its `how` as it is."""
     seed = game.client_seed or fair.client_seed_for(
         s.client_seed for s in sorted(seats, key=lambda s: s.index)
     )
-    kept, _ = Round.objects.update_or_create(
-        game=game,
-        number=game.round,
-        defaults={
-            "players": game.players,
-            "server_seed": game.server_seed,
-            "client_seed": seed,
-            "places": list(places),
-        },
-    )
+    defaults = {
+        "players": game.players,
+        "server_seed": game.server_seed,
+        "client_seed": seed,
+        "places": list(places),
+    }
+    if how:
+        defaults["how"] = how
+    kept, _ = Round.objects.update_or_create(game=game, number=game.round, defaults=defaults)
     return kept
 
 

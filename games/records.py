@@ -51,6 +51,10 @@ def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
             fair["server_seed"] = game.server_seed
         places = game.result_places if game.status == Game.Status.FINISHED else []
     record["fair"] = fair
+    kept = past or (
+        Round.objects.filter(game=game, number=number).first() if game.is_over else None
+    )
+    how = kept.how if kept is not None else ""
     if places:
         by_index = {s.index: s for s in seats}
         record["result"] = {
@@ -66,9 +70,27 @@ def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
             ],
             "status": "finished",
         }
-    elif game.status == Game.Status.ABANDONED and not past:
+    elif (game.status == Game.Status.ABANDONED and not past) or how:
         record["result"] = {"status": "abandoned", "places": []}
+    if how and "result" in record:
+        # The moves can't tell a resignation: how the round ended, and who gave it up.
+        record["result"]["how"] = how
+        record["result"]["gave_up"] = _gave_up(game, number, seats, players)
     return record
+
+
+def _gave_up(game: Game, number: int, seats: list[Seat], players) -> list[int]:
+    """The players (indexes into `players`) who resigned or left during round `number`."""
+    by_id = {s.pk: s for s in seats}
+    quitters = Action.objects.filter(
+        game=game, round=number, kind=Action.Kind.RESIGN, seat__isnull=False
+    ).values_list("seat_id", flat=True)
+    found = []
+    for seat_id in quitters.order_by("seq"):
+        player = _player_index(players, by_id[seat_id].colours) if seat_id in by_id else None
+        if player is not None and player not in found:
+            found.append(player)
+    return found
 
 
 def _player_index(players, colours) -> int | None:

@@ -7,14 +7,20 @@ from; only the newest is ever read again, so a new version replaces the last. Th
 through Redis, but a fragment is about 30 KB: writing every one and reading it back cost more than the
 renders it saved (in a two-player game most viewpoints are shown by one connection), and a process
 renders a viewpoint at most once per version anyway.
+
+The names a fragment shows are part of what it is tagged with: the move log and the message line name
+accounts by reference (games.narration), filled in from the accounts as read for the render, so a
+rename, committed in any process, changes the tag and a board rendered before it is never served after.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -27,12 +33,13 @@ from .actors import Actor
 from .board_view import board_context
 from .broadcast import fragment_tag
 from .models import Action, Game, Round, Seat
-from .narration import colour_name
+from .narration import colour_name, referenced_users, shown
 from .recent import Recent
 
 LOG_LENGTH = 40
-# (game, viewpoint) fragments kept per process: about 30 KB each, so at most some 30 MB.
-_FRAGMENTS: Recent[str, tuple[str, str]] = Recent(1000)
+# (game, viewpoint) fragments kept per process: about 30 KB each, so at most some 30 MB. Each with its
+# tag (_rendered_from) and the names it shows (_names_tag).
+_FRAGMENTS: Recent[str, tuple[str, str, str]] = Recent(1000)
 
 
 @dataclass(frozen=True)
@@ -77,7 +84,9 @@ def _rendered_from(game: Game, connected: frozenset[int]) -> str:
 
 
 def shared_fragment(game_id: str, vp: Viewpoint, event: dict) -> str | None:
-    """The fragment another connection with viewpoint `vp` rendered for this push, if any."""
+    """The fragment another connection with viewpoint `vp` rendered for this push, if any (with the
+    names as they were read for this version: a rename since is pushed after it, and every connection
+    then renders afresh)."""
     tag = event.get("tag")
     if not tag:
         return None
@@ -101,15 +110,15 @@ def render_toast(message: str) -> str:
     return render_to_string("games/_toast.html", {"message": message})
 
 
-def _cached(key: str, tag: str) -> str | None:
+def _cached(key: str, tag: str, names: str | None = None) -> str | None:
     found = _FRAGMENTS.get(key)
-    if found is not None and found[0] == tag:
-        return found[1]
+    if found is not None and found[0] == tag and (names is None or found[1] == names):
+        return found[2]
     return None
 
 
-def _keep(key: str, tag: str, html: str) -> None:
-    _FRAGMENTS.put(key, (tag, html))
+def _keep(key: str, tag: str, names: str, html: str) -> None:
+    _FRAGMENTS.put(key, (tag, names, html))
 
 
 def epoch_ms(when) -> int:
@@ -122,17 +131,37 @@ def render_live(
     """The #game-live fragment for `vp` (with hx-swap-oob for a WebSocket push)."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
     connected = frozenset(presence.connected_seats(game.pk))
+    names = display_names(game, seats, _history(game))
     key, tag = _cache_key(game.pk, vp), _rendered_from(game, connected)
-    html = None if notice else _cached(key, tag)
+    shows = _names_tag(seats, names)
+    html = None if notice else _cached(key, tag, shows)
     if html is None:
-        context = live_context(game, seats, vp, connected)
+        context = live_context(game, seats, vp, connected, names=names)
         context["notice"] = notice
         html = render_to_string("games/_live.html", context)
         if not notice:
-            _keep(key, tag, html)
+            _keep(key, tag, shows, html)
     if oob:
         html = html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
     return html
+
+
+def display_names(game: Game, seats: list[Seat], history: History) -> dict[int, str]:
+    """{account id: its name now} for the accounts the board names: its seats' players, and anyone
+    the message line or the log names who has left the room since (one query, only then)."""
+    names = {s.user_id: s.user.username for s in seats if s.user_id}
+    texts = [game.message, *(text for _, _, text in history.log)]
+    wanted = referenced_users(texts) - names.keys()
+    if wanted:
+        users = get_user_model().objects.filter(pk__in=wanted)
+        names.update(users.values_list("pk", "username"))
+    return names
+
+
+def _names_tag(seats: list[Seat], names: dict[int, str]) -> str:
+    """The names a fragment shows, as part of its cache key."""
+    shown_names = [s.display_name for s in seats] + [f"{k}={v}" for k, v in sorted(names.items())]
+    return hashlib.sha1("\n".join(shown_names).encode()).hexdigest()[:12]
 
 
 def _seat_view(game, seat: Seat, state, turn, connected, vp, places) -> dict:
@@ -172,7 +201,9 @@ def _seat_view(game, seat: Seat, state, turn, connected, vp, places) -> dict:
     }
 
 
-def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dict:
+def live_context(
+    game: Game, seats: list[Seat], vp: Viewpoint, connected, *, names: dict[int, str] | None = None
+) -> dict:
     state = None
     if game.status != Game.Status.OPEN:
         state = actions.engine_state(game)
@@ -190,6 +221,8 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
         else {c: [-1] * _token_count(game) for s in seats for c in s.colours}
     )
     history = _history(game)
+    if names is None:
+        names = display_names(game, seats, history)
     last_token = history.last_token
     options_by_token: dict[str, list[dict]] = {}
     targets = []
@@ -290,7 +323,8 @@ def live_context(game: Game, seats: list[Seat], vp: Viewpoint, connected) -> dic
         "waiting": waiting,
         "waiting_names": ", ".join(s.display_name for s in waiting),
         "handover": handover,
-        "log": list(history.log),
+        "log": [(seq, kind, shown(text, names)) for seq, kind, text in history.log],
+        "message": shown(game.message, names),
         "host_seats": host_seats,
         "open_seats": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
         "votes": game.new_round_votes or [],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import actions
+from . import actions, broadcast
 from .actions import idle, timers
 
 
@@ -18,6 +18,12 @@ def bot_turn(game_id: str, version: int) -> bool:
 def game_deadline(game_id: str, version: int) -> bool:
     """The deadline set at `version` has come: the bot plays for the seat, or the pause ends."""
     return timers.do_deadline(game_id, version)
+
+
+@shared_task(ignore_result=True)
+def presence_lapsed(game_id: str) -> None:
+    """A page of the game closed a grace period ago: every viewer's board shows who is here now."""
+    broadcast.presence_lapsed(game_id)
 
 
 @shared_task(ignore_result=True)

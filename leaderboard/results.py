@@ -72,7 +72,7 @@ def record_round(
         raise ValueError(f"unknown way for a round to end: {how}")
     if how == "cancel":
         return None
-    kept = keep_round(game, seats, places)
+    kept = keep_round(game, seats, places, how=how)
     if game.mode == Game.Mode.LOCAL or not places:
         return kept  # pass & play never counts; a round without places has nobody to score
     facts = [

@@ -12,6 +12,7 @@ from .. import presence
 from ..actors import Actor, playing_seats
 from ..errors import Conflict
 from ..models import Action, Game, Seat
+from ..narration import who
 from .core import (
     act_at,
     check_playing,
@@ -66,7 +67,7 @@ def do_replace_absent(game_id: str, actor: Actor, seat_index: int) -> Seat:
             )
         seat.bot_controlled = True
         seat.save(update_fields=["bot_controlled"])
-        text = f"The computer plays for {seat.display_name} until they come back."
+        text = f"The computer plays for {who(seat)} until they come back."
         game.message = text
         record_action(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
         save_game(game)
@@ -87,7 +88,7 @@ def seat_connected(game_id: str, seat_id: int) -> bool:
             return False
         seat.bot_controlled = False
         seat.save(update_fields=["bot_controlled"])
-        text = f"{seat.display_name} is back and plays again."
+        text = f"{who(seat)} is back and plays again."
         game.message = text
         record_action(game, Action.Kind.TAKEOVER, seat, {"bot": False}, text)
         save_game(game)
@@ -109,7 +110,9 @@ def seat_disconnected(seat_ids: list[int], game_id: str | None = None) -> None:
         seat = turn_seat(game, seats, engine_state(game))
         if seat is None or seat.pk not in seat_ids or seat.is_bot:
             return
-        sooner = act_at(game, seat, now, connected=presence.connected_seats(game.pk))
+        # Their last socket closed: gone, though presence shows them for the grace (act_at's wait).
+        here = presence.connected_seats(game.pk) - set(seat_ids)
+        sooner = act_at(game, seat, now, connected=here)
         if game.deadline is None or sooner < game.deadline:
             game.deadline = sooner
             game.save(update_fields=["deadline"])

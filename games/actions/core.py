@@ -51,8 +51,9 @@ def pause_seconds_choices() -> tuple[int, ...]:
 
 
 def disconnect_grace() -> float:
-    """Seconds a seated player may be without a connection before the bot plays their due action."""
-    return float(getattr(settings, "LUDOPAT_DISCONNECT_GRACE", 5.0))
+    """Seconds a seated player may be without a connection before the bot plays their due action: the
+    time a closed page still counts as present (one definition, games.presence)."""
+    return presence.closed_grace()
 
 
 def away_delay() -> float:

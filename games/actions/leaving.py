@@ -7,6 +7,7 @@ from django.db import transaction
 from ..actors import Actor, owns, playing_seats, seats_of
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
+from ..narration import who
 from .core import (
     check_playing,
     engine_state,
@@ -41,11 +42,11 @@ def _resign(game: Game, seats: list[Seat], seat: Seat, how: str = "resign") -> N
     seat.bot_controlled = True
     seat.save(update_fields=["resigned", "bot_controlled"])
     others = [s for s in _active(seats) if s != seat]
-    text = f"{seat.display_name} resigned."
+    text = f"{who(seat)} resigned."
     if len(others) == 1:
         earlier = [s for s in seats if s.resigned and s != seat]
         finish_round(game, seats, [others[0].index, seat.index] + [s.index for s in earlier], how)
-        text += f" {others[0].display_name} wins!"
+        text += f" {who(others[0])} wins!"
     else:
         text += " The computer plays on for that seat."
     game.message = text
@@ -90,7 +91,7 @@ def do_leave(game_id: str, actor: Actor, *, version: int | None = None) -> Game:
             if not mine:
                 raise NotAllowed("You have no seat in this room.")
             seat = mine[0]
-            name = seat.display_name
+            name = who(seat)
             seat.kind, seat.user_id, seat.player_key, seat.name = Seat.Kind.OPEN, None, "", ""
             seat.save()
             game.message = f"{name} left the room."

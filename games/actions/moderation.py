@@ -17,6 +17,7 @@ from .. import broadcast
 from ..actors import Actor
 from ..errors import GameError
 from ..models import Action, ChatMessage, Game, Seat
+from ..narration import who
 from .core import lock_game, record_action, save_game, seats_in
 from .leaving import do_leave, do_resign
 from .rounds import finish_round
@@ -124,7 +125,7 @@ def _hand_to_computer(game_id: str, user) -> None:
         for seat in theirs:
             seat.bot_controlled = True
             seat.save(update_fields=["bot_controlled"])
-            text = f"The computer plays for {seat.display_name} from now on."
+            text = f"The computer plays for {who(seat)} from now on."
             game.message = text
             record_action(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
         if theirs:

@@ -15,6 +15,7 @@ from django.utils import timezone
 from ..actors import Actor, playing_seats
 from ..errors import Conflict
 from ..models import Action, Game, Pause, Seat
+from ..narration import who
 from . import core
 
 
@@ -82,7 +83,7 @@ def do_pause(game_id: str, actor: Actor) -> Pause:
         game.deadline = ends
         left = game.pauses_per_player - used - 1
         text = (
-            f"{seat.display_name} paused the game ({left} pause{'s' if left != 1 else ''} left). "
+            f"{who(seat)} paused the game ({left} pause{'s' if left != 1 else ''} left). "
             "The chat is open."
         )
         game.message = text
@@ -114,7 +115,7 @@ def end_pause(game: Game, seat: Seat | None, seats: list[Seat] | None = None) ->
         pause.ended, pause.ended_by = now, seat
         pause.save(update_fields=["ended", "ended_by"])
     game.paused_remaining_ms = None
-    text = f"{seat.display_name} resumed the game." if seat else "The pause is over."
+    text = f"{who(seat)} resumed the game." if seat else "The pause is over."
     game.message = text
     core.record_action(game, Action.Kind.RESUME, seat, {}, text)
     state = core.engine_state(game)

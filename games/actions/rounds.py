@@ -18,6 +18,7 @@ from .. import engine
 from ..actors import Actor, seats_of, sits_in
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
+from ..narration import who
 from ..public_rounds import keep_round
 from ..round_ends import ENDS, RANKED
 from .core import lock_game, record_action, reseed, save_game, seats_in
@@ -93,8 +94,8 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
             _new_round(game, seats)
             return game
         game.new_round_votes = sorted(votes)
-        waiting = [s.display_name for s in humans if s.index not in votes]
-        asker = mine[0].display_name
+        waiting = [who(s) for s in humans if s.index not in votes]
+        asker = who(mine[0])
         word = "Play again" if game.is_over else "A new round"
         game.message = f"{asker} asks for a new round. Waiting for {', '.join(waiting)}."
         record_action(

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from .. import engine
+from .. import engine, presence
 from ..actors import Actor, controls, owns, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat
+from ..narration import user_ref, who
 from .core import (
     CLIENT_SEED_RE,
     PAUSE_COUNT_CHOICES,
@@ -126,9 +127,9 @@ def start_round(game: Game, seats: list[Seat]) -> None:
     game.status = Game.Status.PLAYING
     game.started = timezone.now()
     first = seat_of_player(seats, state.players[0])
-    game.message = f"{first.display_name} starts: roll the die."
+    game.message = f"{who(first)} starts: roll the die."
     if game.ruleset == "twodice":
-        game.message = f"{first.display_name} starts: roll the dice."
+        game.message = f"{who(first)} starts: roll the dice."
     if game.timer_seconds and sum(1 for s in seats if s.kind == Seat.Kind.HUMAN) < 2:
         game.timer_seconds = 0  # timers are for games between people
     stop_clock(game)
@@ -162,8 +163,9 @@ def do_join(game_id: str, actor: Actor) -> Seat:
         seat.player_key = actor.key
         seat.name = ""
         seat.save()
-        record_action(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
-        game.message = f"{actor.username} joined the room."
+        presence.seated(game.pk, [seat.pk])
+        record_action(game, Action.Kind.JOIN, seat, text=f"{user_ref(actor.user_id)} joined.")
+        game.message = f"{user_ref(actor.user_id)} joined the room."
         save_game(game)
         return seat
 

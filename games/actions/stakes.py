@@ -31,6 +31,7 @@ from accounts.ledger import books, escrow, rules
 from ..actors import Actor, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat, StakeRequest
+from ..narration import user_ref
 from .core import lock_game, record_action, save_game, seats_in, timer_choices
 from .leaving import do_abandon, refuse_if_started_since
 from .rounds import finish_round
@@ -261,7 +262,10 @@ def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
     )
     seat.last_seen = None  # an invited player's page of the waiting room closing is no absence
     seat.save()
-    record_action(game, Action.Kind.JOIN, seat, text=f"{actor.username} joined.")
+    from .. import presence
+
+    presence.seated(game.pk, [seat.pk])
+    record_action(game, Action.Kind.JOIN, seat, text=f"{user_ref(actor.user_id)} joined.")
     start_round(game, seats)
 
 
@@ -464,12 +468,10 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
             return first  # a repeated form: its first answer, and no second offer in the log
         new = create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds)
         new.rematch_of, new.invitee_id = old, opponent.user_id
-        new.message = (
-            f"Waiting for {opponent.display_name} to accept the rematch at {old.stake:,} coins."
-        )
+        new.message = f"Waiting for {user_ref(opponent.user_id)} to accept the rematch at {old.stake:,} coins."
         new.save(update_fields=["rematch_of", "invitee", "message"])
         _answer(request, new)
-        text = f"{actor.username} offers a rematch at {old.stake:,} coins."
+        text = f"{user_ref(actor.user_id)} offers a rematch at {old.stake:,} coins."
         old.message = text
         record_action(old, Action.Kind.NEW_ROUND, mine[0], {"rematch": new.pk}, text)
         save_game(old, seats=seats)

@@ -19,6 +19,7 @@ from .. import presence
 from ..actors import Actor, playing_seats
 from ..errors import Conflict
 from ..models import Action, Game, Seat
+from ..narration import who
 from . import absence, core, pauses, settlement, stakes
 from .turns import play_computer_turn, play_for
 
@@ -138,7 +139,7 @@ def do_back(game_id: str, actor: Actor) -> Seat:
             seat.is_away, seat.timeouts_in_row = False, 0
             seat.save(update_fields=["is_away", "timeouts_in_row"])
         seat = away[0]
-        text = f"{seat.display_name} is back."
+        text = f"{who(seat)} is back."
         game.message = text
         core.record_action(game, Action.Kind.BACK, seat, {}, text)
         state = core.engine_state(game)

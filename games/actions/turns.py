@@ -17,7 +17,7 @@ from ..engine import fair
 from ..engine.bots import ROLL_ACTION, choose_action
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
-from ..narration import colour_name, describe, seat_label
+from ..narration import colour_name, describe, seat_label, who
 from . import settlement
 from .core import (
     arm_timer,
@@ -127,17 +127,15 @@ def _apply(
     deadline=None,
 ):
     game.new_round_votes = []  # an accepted roll or move cancels a pending new-round request
-    text = describe(
-        events, seat.display_name, lambda p: seat_of_player(seats, game.players[p]).display_name
-    )
+    text = describe(events, who(seat), lambda p: who(seat_of_player(seats, game.players[p])))
     if auto in AUTO_NOTES:
-        text = f"{AUTO_NOTES[auto].format(name=seat.display_name)} {text}"
+        text = f"{AUTO_NOTES[auto].format(name=who(seat))} {text}"
     game.message = text
     record_action(game, kind, seat, data, text, auto=auto, deadline=deadline)
     if new_state.finished:
         places = _site_places(game, seats, new_state)
         finish_round(game, seats, places, "won")
-        game.message = f"{text} {seat_at(seats, places[0]).display_name} wins!".strip()
+        game.message = f"{text} {who(seat_at(seats, places[0]))} wins!".strip()
     arm_timer(game, seats, new_state)
     save_game(game, new_state, seats)
 

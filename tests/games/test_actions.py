@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import actions, commands, engine
+from games import actions, commands, engine, presence
 from games.engine import fair
 from games.errors import Conflict, GameError, GameNotFound, NotAllowed, StaleVersion
 from games.models import Action, Game, Round, Seat
@@ -374,8 +374,13 @@ def test_game_belongs_to_the_account_after_logging_in(host):
 # --- presence and absent players -------------------------------------------------------------------
 
 
-def test_play_waits_for_an_absent_player_then_the_seat_can_go_to_the_computer(host, guest):
+def test_play_waits_for_an_absent_player_then_the_seat_can_go_to_the_computer(
+    host, guest, monkeypatch
+):
     game = friends_room(host, [guest])
+    # Half a minute after joining (which counts as being here), the guest has not opened the page.
+    later = presence._now() + presence.REQUEST_SECONDS + 1
+    monkeypatch.setattr(presence, "_now", lambda: later)
     before = snapshot(game)
     with pytest.raises(Conflict, match="Waiting for guesto"):
         actions.do_roll(game.pk, host, game.version)

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-from games import actions, actors, presence
+from games import actions, actors, broadcast, presence
 from games.models import Game
 from ludopat.asgi import application
 from tests.games.webplay import SEED, fresh, friends_room, member
@@ -201,8 +201,11 @@ async def test_someone_not_seated_cannot_act(django_user_model):
         await ws.disconnect()
 
 
-async def test_an_absent_player_is_waited_for_and_shown_as_away(django_user_model):
+async def test_an_absent_player_is_waited_for_and_shown_as_away(django_user_model, monkeypatch):
     game, host, guest, nosy = await room(django_user_model)
+    # Half a minute after joining (which counts as a request), the guest has not opened the page.
+    later = presence._now() + presence.REQUEST_SECONDS + 1
+    monkeypatch.setattr(presence, "_now", lambda: later)
     host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
     html = await latest(host_ws)
     assert 'data-testid="waiting"' in html and "guesto" in html
@@ -211,6 +214,9 @@ async def test_an_absent_player_is_waited_for_and_shown_as_away(django_user_mode
     html = await latest(host_ws)  # the guest is here now
     assert 'data-testid="waiting"' not in html
     await guest_ws.disconnect()
+    # Away once the grace of a closed page is over, pushed by the task the close queued.
+    monkeypatch.setattr(presence, "_now", lambda: later + presence.closed_grace() + 1)
+    await database_sync_to_async(broadcast.presence_lapsed)(game.pk)
     html = await latest(host_ws)
     assert 'data-testid="waiting"' in html
     seat = await database_sync_to_async(lambda: Game.objects.get(pk=game.pk).seats.get(index=1))()

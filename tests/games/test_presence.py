@@ -89,11 +89,14 @@ def test_in_a_timed_room_a_player_who_posts_gets_the_whole_timer(people, setting
 def test_someone_elses_requests_do_not_make_a_seat_present(people, django_user_model):
     (alice, _), (bob, _) = people
     game = friends_room(alice, [bob])
+    present = presence.connected_seats(game.pk)  # bob, who just joined
     stranger = Client()
     stranger.force_login(django_user_model.objects.create_user("carol"))
     stranger.get(f"/games/{game.pk}/live", **HTMX)
     stranger.post(f"/games/{game.pk}/roll", {"version": game.version}, **HTMX)
-    assert presence.connected_seats(game.pk) == set()
+    assert presence.connected_seats(game.pk) == present
+    host = game.seats.get(index=0).pk
+    assert host not in present
 
 
 def test_when_redis_is_unreachable_everyone_counts_as_present(people, redis_down, caplog):

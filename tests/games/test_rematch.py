@@ -91,10 +91,13 @@ def test_an_offer_stays_while_a_player_has_the_old_game_page_open(django_user_mo
     assert fresh(new).status == Game.Status.OPEN and balance_of(ann.pk) == 980
 
 
-def test_an_offer_nobody_looks_at_is_withdrawn_after_30_s(django_user_model):
+def test_an_offer_nobody_looks_at_is_withdrawn_after_30_s(django_user_model, monkeypatch):
     (ann, _), (bea, _) = (account(django_user_model, n) for n in ("ann", "bea"))
     old = finished_game(ann, bea)
     new = stakes.offer_rematch(member(ann), old.pk)
+    # bea's join counts as her being at the old game for a request's 30 s (games.presence): past that
+    later = presence._now() + presence.REQUEST_SECONDS + 1
+    monkeypatch.setattr(presence, "_now", lambda: later)
     assert stakes.withdraw_unattended() == 0  # first seen unattended now
     _unattended_for(new, 29)
     assert stakes.withdraw_unattended() == 0
@@ -159,7 +162,9 @@ async def test_the_old_game_page_shows_offered_withdrawn_and_joined_live(django_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_the_old_opponent_looking_at_the_new_room_keeps_the_offer(django_user_model):
+async def test_the_old_opponent_looking_at_the_new_room_keeps_the_offer(
+    django_user_model, monkeypatch
+):
     @database_sync_to_async
     def setup():
         ann, bea = (account(django_user_model, n)[0] for n in ("ann", "bea"))
@@ -173,6 +178,9 @@ async def test_the_old_opponent_looking_at_the_new_room_keeps_the_offer(django_u
     await database_sync_to_async(_unattended_for)(new, 60)
     assert await withdraw() == 0  # bea is looking at the room offered to her
     await bea_ws.disconnect()
+    # past the closed page's grace and bea's join, which counts as a request's 30 s (games.presence)
+    later = presence._now() + presence.REQUEST_SECONDS + 1
+    monkeypatch.setattr(presence, "_now", lambda: later)
     assert await withdraw() == 0  # nobody now: first noticed
     await database_sync_to_async(_unattended_for)(new, 31)
     assert await withdraw() == 1

@@ -515,9 +515,9 @@ def test_a_young_account_keeps_the_cap_whatever_it_played(django_user_model):
 # Both players gone (issue 17 item 13): a staked game nobody is at is voided, not played out
 
 
-def _pages_closed(game: Game, seconds_ago: float) -> None:
+def _pages_closed(game: Game, seconds_ago: float, monkeypatch) -> None:
     """Both players opened the game page and closed it `seconds_ago` (the consumer's calls), and
-    nothing was done in the game since."""
+    nothing was done in the game since; presence's clock is moved past the closed pages' grace."""
     from games import presence
     from games.models import Action
 
@@ -526,6 +526,8 @@ def _pages_closed(game: Game, seconds_ago: float) -> None:
     gone = presence.drop(game.pk, ids, "page-socket")
     assert gone == set(ids)
     actions.seat_disconnected(sorted(gone), game.pk)
+    later = presence._now() + presence.closed_grace() + 1
+    monkeypatch.setattr(presence, "_now", lambda: later)
     then = timezone.now() - timedelta(seconds=seconds_ago)
     Seat.objects.filter(game=game).update(last_seen=then)
     Action.objects.filter(game=game).update(created=then)
@@ -538,10 +540,10 @@ def _sweep() -> None:
     timers.sweep()  # what Celery beat runs every couple of seconds
 
 
-def test_a_staked_game_both_players_left_for_60_s_is_voided_and_refunded(host, guest):
+def test_a_staked_game_both_players_left_for_60_s_is_voided_and_refunded(host, guest, monkeypatch):
     game = room(host, 100)
     stakes.join_staked_room(guest, game.pk)
-    _pages_closed(game, 61)
+    _pages_closed(game, 61, monkeypatch)
     _sweep()
     game = fresh(game)
     assert game.status == Game.Status.ABANDONED
@@ -551,21 +553,21 @@ def test_a_staked_game_both_players_left_for_60_s_is_voided_and_refunded(host, g
     assert not LedgerEntry.objects.filter(account__kind="house").exists()  # no house cut
 
 
-def test_a_staked_game_left_for_less_than_60_s_plays_on(host, guest):
+def test_a_staked_game_left_for_less_than_60_s_plays_on(host, guest, monkeypatch):
     game = room(host, 100)
     stakes.join_staked_room(guest, game.pk)
-    _pages_closed(game, 50)
+    _pages_closed(game, 50, monkeypatch)
     _sweep()
     assert fresh(game).status == Game.Status.PLAYING and coins(host, guest) == [900, 900]
 
 
-def test_one_open_page_or_a_recent_action_keeps_a_staked_game(host, guest):
+def test_one_open_page_or_a_recent_action_keeps_a_staked_game(host, guest, monkeypatch):
     from games import presence
     from tests.games.webplay import turn_seat
 
     game = room(host, 100)
     stakes.join_staked_room(guest, game.pk)
-    _pages_closed(game, 120)
+    _pages_closed(game, 120, monkeypatch)
     seat = game.seats.get(index=1)
     presence.touch(game.pk, [seat.pk], "guest-page")  # the guest's page is still open
     _sweep()
@@ -578,13 +580,13 @@ def test_one_open_page_or_a_recent_action_keeps_a_staked_game(host, guest):
     assert fresh(game).status == Game.Status.PLAYING and coins(host, guest) == [900, 900]
 
 
-def test_nobody_is_absent_while_redis_is_unreachable(host, guest, settings):
+def test_nobody_is_absent_while_redis_is_unreachable(host, guest, settings, monkeypatch):
     from ludopat.embedded_redis import free_port
     from ludopat.settings import redis_settings
 
     game = room(host, 100)
     stakes.join_staked_room(guest, game.pk)
-    _pages_closed(game, 120)
+    _pages_closed(game, 120, monkeypatch)
     # As tests/conftest.py's redis_down, from here on: the pages closed while Redis was up.
     for name, value in redis_settings(f"redis://127.0.0.1:{free_port()}/0").items():
         if name != "CELERY_BROKER_URL":

@@ -177,7 +177,7 @@ def test_acting_resets_the_count_of_timeouts(alice, bob):
             assert Seat.objects.get(pk=seat.pk).timeouts_in_row == 0
 
 
-def test_a_disconnected_players_due_action_waits_only_the_grace(settings, alice, bob):
+def test_a_disconnected_players_due_action_waits_only_the_grace(settings, alice, bob, monkeypatch):
     settings.LUDOPAT_DISCONNECT_GRACE = 1.0
     settings.LUDOPAT_AWAY_DELAY = 0.5
     game = timed_room(alice, bob, seconds=30)
@@ -195,6 +195,8 @@ def test_a_disconnected_players_due_action_waits_only_the_grace(settings, alice,
     presence.drop(game.pk, [seat.pk], "again")
     actions.seat_disconnected([seat.pk], game.pk)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(milliseconds=5))
+    later = presence._now() + 1.1  # a closed page counts as present for the grace, then not
+    monkeypatch.setattr(presence, "_now", lambda: later)
     assert timers.do_deadline(game.pk)
     last = Action.objects.filter(game=game).latest("seq")
     assert last.auto == "absent"

@@ -17,6 +17,7 @@ from accounts.ledger.models import LedgerTransaction
 from games.actions import stakes
 from games.actions.moderation import do_void
 from games.models import Game
+from games.narration import shown
 from tests.games.webplay import fresh, friends_room, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
@@ -62,7 +63,8 @@ def test_a_ban_resigns_staked_games_and_refunds_open_rooms(cheat, rival, moderat
     moderation.do_ban(moderator, cheat, "Collusion")
     playing, waiting = fresh(playing), fresh(waiting)
     assert playing.status == Game.Status.FINISHED and playing.result_places == [0, 1]
-    assert "cheat resigned. rival wins!" in playing.message
+    names = {cheat.pk: "cheat", rival.pk: "rival"}  # the message line names accounts by reference
+    assert "cheat resigned. rival wins!" in shown(playing.message, names)
     assert LedgerTransaction.objects.filter(game=playing, kind="payout").count() == 1
     assert LedgerTransaction.objects.filter(game=waiting, kind="refund").count() == 1
     assert waiting.status == Game.Status.ABANDONED
@@ -77,7 +79,7 @@ def test_a_ban_hands_unstaked_games_to_the_computer(cheat, rival, moderator):
     assert game.status == Game.Status.PLAYING
     seat = game.seats.get(user=cheat)
     assert seat.bot_controlled and not seat.resigned
-    assert "computer plays for cheat" in game.message
+    assert "computer plays for cheat" in shown(game.message, {cheat.pk: "cheat"})
 
 
 def test_a_void_refunds_exactly_both_stakes_and_counts_for_nobody(cheat, rival, site_admin):
