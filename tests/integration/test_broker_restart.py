@@ -104,7 +104,6 @@ def timed_room(django_user_model, seconds: int) -> Game:
     return fresh(game)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 21: a Redis restart kills the Celery worker")
 def test_a_worker_survives_a_redis_restart_and_plays_the_timeout(stack, django_user_model):
     from ludopat.celery import app
 
