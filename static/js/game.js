@@ -434,13 +434,25 @@
     const name = document.getElementById("live-socket")?.dataset.channel;
     if (name && event.detail.verb === "post") event.detail.headers["X-Live-Socket"] = name;
   });
+  // 4503 closes in a row (such a socket opens, then closes at once): each retry waits longer, up to
+  // about a minute, until a message arrives.
+  let laterTries = 0;
+  document.body.addEventListener("htmx:wsAfterMessage", () => { laterTries = 0; });
   document.body.addEventListener("htmx:wsOpen", (event) => {
     if (conn) { conn.textContent = "Live"; conn.className = "conn-state on"; }
     event.detail.socketWrapper?.send(JSON.stringify({ resync: version() }));
   });
   document.body.addEventListener("htmx:wsClose", (event) => {
-    if (!conn) return;
     const code = event.detail.event?.code;
+    // 4503: the server can't reach Redis now (games/consumers.py): try again later, as the ws extension
+    // does by itself after network-type closes, with a growing, jittered delay.
+    const socket = event.detail.socketWrapper;
+    if (code === 4503 && socket?.reconnect) {
+      const delay = 1000 * 2 ** Math.min(laterTries, 6) * (0.5 + Math.random() / 2);
+      laterTries += 1;
+      setTimeout(() => socket.reconnect(), delay);
+    }
+    if (!conn) return;
     // 4404: no such game; 4429: closed for sending too much (games/frame_limit.py); 4403: a moderator
     // closed the account (accounts/sockets.py). The ws extension reconnects only after network-type
     // closes (1006, 1011-1013), so for these the page stays closed.

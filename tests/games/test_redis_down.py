@@ -98,12 +98,9 @@ def test_a_timed_room_gives_the_player_the_whole_timer(django_user_model, redis_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 22: a game socket opened while Redis is down 500s"
-)
 async def test_a_socket_opened_while_redis_is_down_is_told_to_try_again_later(redis_down, caplog):
-    """No unhandled error: the page's socket is closed with 1013 ("try again later"), on which the
-    page's client (htmx's ws extension) reconnects by itself, and the log says why."""
+    """No unhandled error: the page's socket is closed with 4503 ("try again later"), on which the
+    page's client (static/js/game.js) reconnects after a while, and the log says why."""
     from channels.layers import channel_layers
     from channels.testing import WebsocketCommunicator
 
@@ -116,7 +113,7 @@ async def test_a_socket_opened_while_redis_is_down_is_told_to_try_again_later(re
     ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
     connected, _ = await ws.connect(timeout=10)
     assert connected
-    assert await ws.receive_output(timeout=10) == {"type": "websocket.close", "code": 1013}
+    assert await ws.receive_output(timeout=10) == {"type": "websocket.close", "code": 4503}
     await ws.wait()
     assert "channel layer unreachable" in caplog.text
     channel_layers.backends.clear()
