@@ -263,6 +263,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 60.0},
     },
+    # The ledger's invariants (accounts.ledger.watch): a problem is logged at ERROR and shown to the
+    # Admin group on every page until a later check finds the ledger sound.
+    "check-ledger": {
+        "task": "accounts.tasks.check_ledger",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
+    },
     # Games nobody finishes are closed (games.actions.idle); they would stay "playing" for ever.
     "close-idle-games": {
         "task": "games.tasks.close_idle_games",

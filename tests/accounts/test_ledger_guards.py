@@ -39,7 +39,6 @@ def _raw(sql: str, params=()) -> None:
 
 @on_postgres_only
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.xfail(strict=True, reason="issue 17 item 16: the database accepts unbalanced entries")
 def test_the_database_refuses_a_transaction_whose_entries_do_not_sum_to_zero():
     alice = User.objects.create_user("alice")
     wallet, source = books.wallet_of(alice.pk), books.source()
@@ -73,7 +72,6 @@ def test_the_database_refuses_a_transaction_whose_entries_do_not_sum_to_zero():
 
 @on_postgres_only
 @pytest.mark.django_db
-@pytest.mark.xfail(strict=True, reason="issue 17 item 16: the database lets entries be rewritten")
 def test_the_database_refuses_to_change_or_delete_entries_and_transactions():
     alice = User.objects.create_user("alice")
     wallet = books.wallet_of(alice.pk)
@@ -93,9 +91,6 @@ def test_the_database_refuses_to_change_or_delete_entries_and_transactions():
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 16: check_ledger is not run nor shown to Admins"
-)
 def test_beat_checks_the_ledger_hourly_and_admins_see_a_fault_until_it_is_put_right(caplog):
     from accounts.tasks import check_ledger
 
