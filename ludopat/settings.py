@@ -187,6 +187,8 @@ AXES_CLIENT_IP_CALLABLE = "ludopat.client_address.for_axes"
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads it to send X-CSRFToken
+# A refused CSRF check (a page left open while the session changed) gets the site's own page, saying so.
+CSRF_FAILURE_VIEW = "ludopat.readable_errors.csrf_failure"
 
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:

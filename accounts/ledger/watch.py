@@ -31,7 +31,7 @@ def check() -> list[str]:
 
 def alarm(user) -> LedgerCheck | None:
     """The last check, if it found problems and `user` may read the ledger (the Admin group)."""
-    if user is None or not user.is_authenticated:
+    if not getattr(user, "is_authenticated", False):  # also "" in pages rendered without a context
         return None
     if not user.has_perm("accounts.view_ledgertransaction"):
         return None

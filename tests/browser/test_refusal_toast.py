@@ -12,7 +12,6 @@ from tests.browser.play import NO_AUTOMOVE, log_in, make_user, state
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 17: the toast shows raw HTML of a 403 page")
 def test_a_stale_page_says_so_in_a_sentence_and_offers_a_reload(new_page, server):
     server(make_user, "carol")
     page = new_page()

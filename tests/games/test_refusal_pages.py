@@ -46,7 +46,6 @@ def _live_fragment(page: str) -> str:
     return page[start:]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 17: the board's forms have no CSRF token")
 def test_without_javascript_the_boards_forms_carry_the_viewers_own_token(room):
     game, people, browsers = room
     turn = turn_seat(game)
@@ -74,7 +73,6 @@ def test_without_javascript_the_boards_forms_carry_the_viewers_own_token(room):
     assert not [t for t in TOKEN.findall(fragment) if t]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 17: a stale session gets Django's CSRF page")
 def test_a_stale_session_is_told_so_and_offered_a_reload(room):
     game, people, browsers = room
     player = next(u for u in people if u.pk == turn_seat(game).user_id)
@@ -109,9 +107,6 @@ def test_a_stale_session_is_told_so_and_offered_a_reload(room):
     assert fresh(game).version == game.version
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 17: a 405 says Content-Length: 0, then a body"
-)
 @pytest.mark.parametrize("path", ["/staked/new", "/staked/quick", "/accounts/wallet/top-up/"])
 def test_a_refusal_is_valid_http_with_a_sentence(client, django_user_model, path):
     client.force_login(django_user_model.objects.create_user("carol"))
@@ -122,7 +117,6 @@ def test_a_refusal_is_valid_http_with_a_sentence(client, django_user_model, path
     assert body.decode().endswith(".") and "<" not in body.decode()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 17: the 500 page is not the site's own")
 def test_403_404_and_500_pages_are_the_sites_own(client, rf):
     assert 'class="site-header"' in client.get("/no/such/page/").content.decode()
     forbidden = defaults.permission_denied(rf.get("/"), PermissionError())
