@@ -31,7 +31,9 @@ def check() -> list[str]:
 
 def alarm(user) -> LedgerCheck | None:
     """The last check, if it found problems and `user` may read the ledger (the Admin group)."""
-    if not getattr(user, "is_authenticated", False):  # also "" in pages rendered without a context
+    # Staff first, as moderation asks (accounts.moderation): a player's page costs no query here.
+    # getattr: pages rendered without a context (the 500 page) have "" for a user.
+    if not getattr(user, "is_staff", False) or not user.is_active:
         return None
     if not user.has_perm("accounts.view_ledgertransaction"):
         return None

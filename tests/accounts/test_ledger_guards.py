@@ -98,9 +98,9 @@ def test_beat_checks_the_ledger_hourly_and_admins_see_a_fault_until_it_is_put_ri
     assert schedule["task"] == "accounts.tasks.check_ledger" and schedule["schedule"] == 3600.0
 
     alice = User.objects.create_user("alice")
-    admin = User.objects.create_user("root")
+    admin = User.objects.create_user("root", is_staff=True)
     admin.groups.add(Group.objects.get(name=roles.ADMIN))
-    moderator = User.objects.create_user("mod")
+    moderator = User.objects.create_user("mod", is_staff=True)
     moderator.groups.add(Group.objects.get(name=roles.MODERATOR))
     admin_page, player_page, moderator_page = Client(), Client(), Client()
     admin_page.force_login(admin)
