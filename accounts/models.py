@@ -5,7 +5,13 @@ from django.utils import timezone
 from .addresses import AccountSession, LoginAddress  # noqa: F401  (models: found through here)
 from .audit import AuditLog  # noqa: F401
 from .browsers import BrowserAccount  # noqa: F401
-from .ledger.models import LedgerAccount, LedgerEntry, LedgerTransaction, TopUpClaim  # noqa: F401
+from .ledger.models import (  # noqa: F401
+    LedgerAccount,
+    LedgerCheck,
+    LedgerEntry,
+    LedgerTransaction,
+    TopUpClaim,
+)
 
 
 class User(AbstractUser):

@@ -19,3 +19,11 @@ def lift_expired_bans() -> int:
     from .moderation import lift_expired_bans as lift
 
     return lift()
+
+
+@shared_task(name="accounts.tasks.check_ledger")
+def check_ledger() -> list[str]:
+    """The ledger's invariants, hourly: a problem is logged at ERROR and shown to the Admin group."""
+    from .ledger.watch import check
+
+    return check()

@@ -8,7 +8,10 @@ sent with htmx's `ws-send` go through the same `commands.run` as the POST views.
 
 from __future__ import annotations
 
+import logging
+
 from channels.generic.websocket import AsyncWebsocketConsumer
+from redis.exceptions import RedisError
 
 from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat.client_json import BadJson, parse_frame
@@ -32,9 +35,39 @@ from .render import (
 )
 
 REFUSED = 4404  # no such game: the page's link is wrong; the client must not retry
+# Redis (the channel layer) is unreachable: "try again later" (HTTP's 503). An application may close
+# only with 1000 or 3000-4999, so not with the standard 1013: static/js/game.js reconnects on this one
+# after a growing delay, as htmx's ws extension does on network-type closes.
+TRY_AGAIN_LATER = 4503
+
+log = logging.getLogger(__name__)
 
 
 class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        """The consumer, with Redis unreachable at any point (joining the game's group in `connect`,
+        or the layer's receive of this socket's channel, which runs from the first moment) closing the
+        socket with TRY_AGAIN_LATER rather than failing the handshake with a 500: a socket outside the
+        game's group would never be pushed a board, and one outside the account's would outlive a ban.
+        """
+        sent: set[str] = set()
+
+        async def send_noting(message):
+            sent.add(message["type"])
+            await send(message)
+
+        try:
+            await super().__call__(scope, receive, send_noting)
+        except (OSError, RedisError) as error:
+            game_id = scope.get("url_route", {}).get("kwargs", {}).get("game_id")
+            log.warning(
+                "channel layer unreachable (%s): socket of game %s told to retry", error, game_id
+            )
+            if "websocket.close" not in sent:
+                if "websocket.accept" not in sent:
+                    await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
+
     async def connect(self):
         self.frames = new_bucket()
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import escape
 
 from accounts.moderation import mute_notice_for
 from leaderboard.points import points_for
@@ -123,6 +124,19 @@ def _keep(key: str, tag: str, names: str, html: str) -> None:
 
 def epoch_ms(when) -> int:
     return broadcast.epoch_ms(when)
+
+
+# The CSRF token slot of each POST form in the board fragment (templates/games/_page_token.html). The
+# fragment is cached and shared between viewers, so it never carries anyone's token: htmx sends the
+# page's token in a header, and the full page's render fills the slots for a browser without JavaScript.
+TOKEN_SLOT = '<input type="hidden" name="csrfmiddlewaretoken" value="" data-page-token>'
+
+
+def with_page_token(html: str, token: str) -> str:
+    """The fragment for one viewer's full page: each form carries that viewer's own token."""
+    return html.replace(
+        TOKEN_SLOT, f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(token)}">'
+    )
 
 
 def render_live(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -23,7 +24,7 @@ from .errors import GameError
 from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm, RoundForm
 from .models import Game, Seat
 from .records import record_for
-from .render import chat_context, render_live, viewpoint_for
+from .render import chat_context, render_live, viewpoint_for, with_page_token
 
 MODE_FORMS = {
     Game.Mode.COMPUTER: ComputerGameForm,
@@ -117,7 +118,8 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
     context = {
         "game": game,
         "vp": vp,
-        "live": render_live(game, vp, seats=seats),
+        # This viewer's own CSRF token in the board's forms, for a browser without JavaScript.
+        "live": with_page_token(render_live(game, vp, seats=seats), get_token(request)),
         "invite_url": request.build_absolute_uri(game.get_absolute_url()),
         "login_next": f"{reverse('login')}?next={game.get_absolute_url()}",
         "signup_next": f"{reverse('signup')}?next={game.get_absolute_url()}",

@@ -189,6 +189,8 @@ AXES_CLIENT_IP_CALLABLE = "ludopat.client_address.for_axes"
 
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads it to send X-CSRFToken
+# A refused CSRF check (a page left open while the session changed) gets the site's own page, saying so.
+CSRF_FAILURE_VIEW = "ludopat.readable_errors.csrf_failure"
 
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
@@ -264,6 +266,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.tasks.lift_expired_bans",
         "schedule": 60.0,
         "options": {"expires": 60.0},
+    },
+    # The ledger's invariants (accounts.ledger.watch): a problem is logged at ERROR and shown to the
+    # Admin group on every page until a later check finds the ledger sound.
+    "check-ledger": {
+        "task": "accounts.tasks.check_ledger",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
     },
     # Games nobody finishes are closed (games.actions.idle); they would stay "playing" for ever.
     "close-idle-games": {

@@ -194,3 +194,18 @@ class TopUpClaim(models.Model):
 
     def __str__(self) -> str:
         return f"top-up of user {self.user_id} on {self.day}"
+
+
+class LedgerCheck(models.Model):
+    """The outcome of the last scheduled check of the ledger (accounts.ledger.watch): one row, read by
+    every process, so each shows the Admin group a banner while the ledger has problems."""
+
+    checked = models.DateTimeField()
+    problems = models.TextField(blank=True)  # one problem a line; empty: all is well
+
+    def __str__(self) -> str:
+        return f"ledger check at {self.checked:%Y-%m-%d %H:%M}: {'problems' if self.problems else 'ok'}"
+
+    @property
+    def problem_list(self) -> list[str]:
+        return self.problems.splitlines()

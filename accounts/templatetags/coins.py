@@ -24,3 +24,11 @@ def coins(amount) -> str:
 @register.filter
 def coins_signed(amount) -> str:
     return f"{int(amount):+,}" if amount is not None else ""
+
+
+@register.simple_tag
+def ledger_alarm(user):
+    """The last ledger check's problems, for the Admin group's banner (None for everyone else)."""
+    from accounts.ledger.watch import alarm
+
+    return alarm(user)

@@ -41,14 +41,38 @@
   // --- helpers ----------------------------------------------------------------------------------------
   const live = () => document.getElementById("game-live");
   const version = () => Number(live()?.dataset.version ?? -1);
-  const toast = (text, kind = "error") => {
+  // `reload`: the page is out of date (the session changed in another tab): the toast stays, with a
+  // button that reloads the page.
+  const toast = (text, kind = "error", reload = false) => {
     const el = document.getElementById("game-toast");
     if (!el || !text) return;
     el.textContent = text;
     el.className = "toast toast-" + kind;
     el.hidden = false;
     clearTimeout(el._t);
+    if (reload) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "button button-small";
+      button.dataset.testid = "toast-reload";
+      button.textContent = "Reload";
+      button.addEventListener("click", () => location.reload());
+      el.append(" ", button);
+      return;
+    }
     el._t = setTimeout(() => (el.hidden = true), 4500);
+  };
+  // What a refused request says, as a sentence: the server's own when it sent plain text (every
+  // refusal of ours does), never the markup of an error page.
+  const refusal = (xhr) => {
+    const type = xhr.getResponseHeader("Content-Type") || "";
+    const text = (xhr.responseText || "").trim();
+    if (xhr.status === 429) return "Too many actions at once: wait a moment.";
+    if (type.startsWith("text/plain") && text && !text.includes("<")) return text.slice(0, 300);
+    if (xhr.status === 403) return "That was refused: reload the page and try again.";
+    if (xhr.status === 404) return "This game is not here any more: reload the page.";
+    if (xhr.status >= 500) return "Something went wrong on the server: try again in a moment.";
+    return `That was refused (HTTP ${xhr.status}): reload the page and try again.`;
   };
   const announce = (text) => {
     const el = document.getElementById("announcer");
@@ -293,7 +317,7 @@
       event.detail.isError = false;
     } else if (xhr.status >= 400) {
       event.detail.shouldSwap = false;
-      toast(xhr.status === 429 ? "Too many actions at once: wait a moment." : xhr.responseText.slice(0, 300));
+      toast(refusal(xhr), "error", xhr.getResponseHeader("X-Ludopat-Reload") === "1");
       return;
     }
     const m = /data-version="(\d+)"/.exec(xhr.responseText || "");
@@ -434,13 +458,25 @@
     const name = document.getElementById("live-socket")?.dataset.channel;
     if (name && event.detail.verb === "post") event.detail.headers["X-Live-Socket"] = name;
   });
+  // 4503 closes in a row (such a socket opens, then closes at once): each retry waits longer, up to
+  // about a minute, until a message arrives.
+  let laterTries = 0;
+  document.body.addEventListener("htmx:wsAfterMessage", () => { laterTries = 0; });
   document.body.addEventListener("htmx:wsOpen", (event) => {
     if (conn) { conn.textContent = "Live"; conn.className = "conn-state on"; }
     event.detail.socketWrapper?.send(JSON.stringify({ resync: version() }));
   });
   document.body.addEventListener("htmx:wsClose", (event) => {
-    if (!conn) return;
     const code = event.detail.event?.code;
+    // 4503: the server can't reach Redis now (games/consumers.py): try again later, as the ws extension
+    // does by itself after network-type closes, with a growing, jittered delay.
+    const socket = event.detail.socketWrapper;
+    if (code === 4503 && socket?.reconnect) {
+      const delay = 1000 * 2 ** Math.min(laterTries, 6) * (0.5 + Math.random() / 2);
+      laterTries += 1;
+      setTimeout(() => socket.reconnect(), delay);
+    }
+    if (!conn) return;
     // 4404: no such game; 4429: closed for sending too much (games/frame_limit.py); 4403: a moderator
     // closed the account (accounts/sockets.py). The ws extension reconnects only after network-type
     // closes (1006, 1011-1013), so for these the page stays closed.

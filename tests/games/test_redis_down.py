@@ -5,6 +5,7 @@ of these is logged. (tests/integration/test_redis_fault.py stops a real one.)"""
 from __future__ import annotations
 
 import pytest
+from channels.db import database_sync_to_async
 from django.test import Client
 
 from games.models import Game
@@ -93,3 +94,26 @@ def test_a_timed_room_gives_the_player_the_whole_timer(django_user_model, redis_
     actions.do_roll(game.pk, actor, fresh(game).version)
     game = fresh(game)
     assert game.turn_deadline is not None and game.deadline == game.turn_deadline
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_socket_opened_while_redis_is_down_is_told_to_try_again_later(redis_down, caplog):
+    """No unhandled error: the page's socket is closed with 4503 ("try again later"), on which the
+    page's client (static/js/game.js) reconnects after a while, and the log says why."""
+    from channels.layers import channel_layers
+    from channels.testing import WebsocketCommunicator
+
+    from ludopat.asgi import application
+    from tests.games.webplay import anon, computer_game
+
+    channel_layers.backends.clear()  # the layer is made again, on the unreachable Redis
+    game = await database_sync_to_async(computer_game)(anon())
+    headers = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+    ws = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
+    connected, _ = await ws.connect(timeout=10)
+    assert connected
+    assert await ws.receive_output(timeout=10) == {"type": "websocket.close", "code": 4503}
+    await ws.wait()
+    assert "channel layer unreachable" in caplog.text
+    channel_layers.backends.clear()
