@@ -28,7 +28,10 @@ def _require(moderator, permission: str) -> None:
 
 
 def _lock(user):
-    return get_user_model().objects.select_for_update().get(pk=user.pk)
+    """The account's row, locked first (the lock order is in games/actions/core.py). NO KEY: a game's
+    transaction writing a row that points at the account (a result, a chat line) must not wait for
+    the moderator while it holds the game the moderator's action is about to lock."""
+    return get_user_model().objects.select_for_update(no_key=True).get(pk=user.pk)
 
 
 def _may_act_on(moderator, user) -> None:
@@ -172,7 +175,7 @@ def lift_expired_ban(username: str) -> bool:
     users = get_user_model().objects
     with transaction.atomic():
         user = (
-            users.select_for_update()
+            users.select_for_update(no_key=True)
             .filter(username=username, banned_at__isnull=False, banned_until__lte=timezone.now())
             .first()
         )
@@ -224,6 +227,7 @@ def do_rename(moderator, user, new_username: str, reason: str):
     with transaction.atomic():
         user = _lock(user)
         _may_act_on(moderator, user)
+        _lock_live_games(user)  # before the username (a key) changes: see games.actions.core
         if users.filter(username__iexact=new_username).exclude(pk=user.pk).exists():
             raise ModerationError(f"The name {new_username} is taken.")
         before = {"username": user.username}
@@ -239,6 +243,19 @@ def do_rename(moderator, user, new_username: str, reason: str):
             after={"username": new_username},
         )
     return user
+
+
+def _lock_live_games(user) -> None:
+    """The games the player sits in that can still end a round, locked after the account: a round
+    ending in one of them waits for the rename (and then shows the new name), or the rename waits for
+    it (and then renames what it wrote)."""
+    from games.actions.core import lock_games
+    from games.models import Game, Seat
+
+    live = Seat.objects.filter(user=user).exclude(
+        game__status__in=[Game.Status.FINISHED, Game.Status.ABANDONED]
+    )
+    lock_games(live.values_list("game_id", flat=True))
 
 
 def _rename_in_games(user, old: str) -> None:

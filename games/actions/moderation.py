@@ -17,7 +17,7 @@ from .. import broadcast
 from ..actors import Actor
 from ..errors import GameError
 from ..models import Action, ChatMessage, Game, Seat
-from .core import lock_game, record_action, save_game, seats_in
+from .core import lock_game, lock_games, record_action, save_game, seats_in
 from .leaving import do_leave, do_resign
 from .rounds import finish_round
 
@@ -91,29 +91,30 @@ def do_void(moderator, game_id: str, reason: str) -> Game:
 
 
 def remove_banned_player(user) -> None:
-    """Called inside the ban's transaction. Rooms not started: they leave (a host's room closes, every
-    stake refunded). Staked games in play: they resign (the opponent wins). Other games in play go on
-    with the computer in their seats. (Their games against the computer are theirs alone: the idle
-    sweeper closes them.)"""
+    """Called inside the ban's transaction, which holds the account's row: the player's rooms and games
+    are locked next (the lock order of games.actions.core) and each is decided on as it is then. Rooms
+    not started: they leave (a host's room closes, every stake refunded). Staked games in play: they
+    resign (the opponent wins). Other games in play go on with the computer in their seats. (Their
+    games against the computer are theirs alone: the idle sweeper closes them.)"""
     as_them = Actor(user.pk, "", user.get_username())
     game_ids = (
         Seat.objects.filter(user=user, resigned=False, game__mode=Game.Mode.FRIENDS)
         .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
         .values_list("game_id", flat=True)
-        .distinct()
     )
-    for game_id in list(game_ids):
+    for game in lock_games(game_ids):
         try:
             with transaction.atomic():
-                game = Game.objects.get(pk=game_id)
                 if game.status == Game.Status.OPEN:
-                    do_leave(game_id, as_them)
+                    do_leave(game.pk, as_them)
+                elif game.status != Game.Status.PLAYING:
+                    continue  # the round ended while the ban waited for the game
                 elif game.stake:
-                    do_resign(game_id, as_them)
+                    do_resign(game.pk, as_them)
                 else:
-                    _hand_to_computer(game_id, user)
+                    _hand_to_computer(game.pk, user)
         except GameError:
-            log.exception("could not take banned user %s out of game %s", user.pk, game_id)
+            log.exception("could not take banned user %s out of game %s", user.pk, game.pk)
 
 
 def _hand_to_computer(game_id: str, user) -> None:

@@ -67,9 +67,6 @@ def near_the_end(django_user_model):
     return game, move, users[index], users[1 - index]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 1: a ban deadlocks with the player's own move"
-)
 def test_a_ban_waits_for_the_banned_players_winning_move(near_the_end, moderator):
     game, move, mover, other = near_the_end
     moved, banned = interleave(
@@ -117,9 +114,6 @@ def paused(django_user_model, player):
     return game
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 1: a ban deadlocks with the player's own chat"
-)
 def test_a_ban_waits_for_the_banned_players_chat_message(paused, player, moderator):
     said, banned = interleave(
         lambda: lock_game(paused.pk),
