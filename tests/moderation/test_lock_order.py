@@ -128,6 +128,20 @@ def test_a_ban_waits_for_the_banned_players_chat_message(paused, player, moderat
     assert not fresh(paused).seats.filter(user=player, resigned=False, bot_controlled=False)
 
 
+@pytest.mark.xfail(
+    strict=True, reason="issue 17 item 6: a banned player's seat is handed on, not given up"
+)
+def test_a_chat_message_after_the_ban_is_refused(paused, player, moderator):
+    banned, said = interleave(
+        lambda: moderation.do_ban(moderator, player, "Spam"),
+        nothing,
+        lambda: chat.do_chat(paused.pk, member(player), "buy coins here"),
+    )
+    assert accepted(banned), repr(banned)
+    assert refused_politely(said), repr(said)
+    assert not ChatMessage.objects.filter(user=player).exists()
+
+
 def _mute(moderator, player):
     return lambda: moderation.do_mute(
         moderator, player, timezone.now() + timedelta(hours=1), "Caps lock"
