@@ -118,7 +118,7 @@ def _ban_state(user) -> dict:
 
 def do_ban(moderator, user, reason: str, until: datetime | None = None):
     """The player can't log in, their sessions end and their open pages are disconnected at once, and
-    their games are settled as if they had left (games.actions.moderation.remove_banned_player)."""
+    they give up every game they sit in, at once (games.actions.moderation.remove_banned_player)."""
     _require(moderator, "accounts.ban_user")
     reason = _reason(reason)
     if until is not None and until <= timezone.now():

@@ -91,45 +91,44 @@ def do_void(moderator, game_id: str, reason: str) -> Game:
 
 
 def remove_banned_player(user) -> None:
-    """Called inside the ban's transaction, which holds the account's row: the player's rooms and games
-    are locked next (the lock order of games.actions.core) and each is decided on as it is then. Rooms
-    not started: they leave (a host's room closes, every stake refunded). Staked games in play: they
-    resign (the opponent wins). Other games in play go on with the computer in their seats. (Their
-    games against the computer are theirs alone: the idle sweeper closes them.)"""
+    """A ban counts as the player giving up, at that moment, everywhere they sit. Called inside the
+    ban's transaction, which holds the account's row: the player's rooms and games are locked next (the
+    lock order of games.actions.core) and each is decided on as it is then. Rooms not started: they
+    leave (a host's room closes, every stake refunded). Games in play, staked or not: each of their
+    seats resigns (with one opponent left, the opponent wins; otherwise the computer plays the seat on,
+    placed last). (Their games against the computer are theirs alone: the idle sweeper closes them.)
+    The deadline sweeper calls this again for a seat taken after the ban looked (banned_seats)."""
     as_them = Actor(user.pk, "", user.get_username())
-    game_ids = (
-        Seat.objects.filter(user=user, resigned=False, game__mode=Game.Mode.FRIENDS)
-        .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
-        .values_list("game_id", flat=True)
-    )
-    for game in lock_games(game_ids):
+    for game in lock_games(_live_rooms_of(user.pk)):
         try:
             with transaction.atomic():
                 if game.status == Game.Status.OPEN:
                     do_leave(game.pk, as_them)
-                elif game.status != Game.Status.PLAYING:
-                    continue  # the round ended while the ban waited for the game
-                elif game.stake:
-                    do_resign(game.pk, as_them)
-                else:
-                    _hand_to_computer(game.pk, user)
+                elif game.status == Game.Status.PLAYING:
+                    _give_up(game.pk, as_them)
         except GameError:
             log.exception("could not take banned user %s out of game %s", user.pk, game.pk)
 
 
-def _hand_to_computer(game_id: str, user) -> None:
-    with transaction.atomic():
+def _live_rooms_of(user_id: int):
+    """Ids of the rooms where the account holds a seat it hasn't given up, waiting or in play."""
+    return (
+        Seat.objects.filter(user_id=user_id, resigned=False, game__mode=Game.Mode.FRIENDS)
+        .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
+        .values_list("game_id", flat=True)
+    )
+
+
+def _give_up(game_id: str, as_them: Actor) -> None:
+    """Each of the player's seats resigns, as if they had pressed Resign, until the round is over."""
+    while True:
         game = lock_game(game_id)
-        seats = seats_in(game)
-        theirs = [s for s in seats if s.user_id == user.pk and not s.bot_controlled]
-        for seat in theirs:
-            seat.bot_controlled = True
-            seat.save(update_fields=["bot_controlled"])
-            text = f"The computer plays for {seat.display_name} from now on."
-            game.message = text
-            record_action(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
-        if theirs:
-            save_game(game, seats=seats)
+        if game.status != Game.Status.PLAYING:
+            return
+        theirs = [s for s in seats_in(game) if s.user_id == as_them.user_id and not s.resigned]
+        if not theirs:
+            return
+        do_resign(game_id, as_them, theirs[0].index)
 
 
 # --- a finished round's result -------------------------------------------------------------------------

@@ -43,9 +43,6 @@ def rival_presses(rival, game: Game, what: str) -> Client:
     return browser
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 6: a banned player's unstaked seat keeps scoring"
-)
 def test_a_ban_loses_the_banned_players_round_even_if_the_opponent_resigns(room, player, moderator):
     game, rival = room
     moderation.do_ban(moderator, player, "Abuse")
@@ -56,9 +53,6 @@ def test_a_ban_loses_the_banned_players_round_even_if_the_opponent_resigns(room,
     assert "troll resigned. rival wins!" in game.message
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 6: a banned player's unstaked seat keeps scoring"
-)
 def test_a_new_round_asked_after_a_ban_never_gives_the_banned_player_first_place(
     room, player, moderator
 ):
@@ -74,9 +68,6 @@ def test_a_new_round_asked_after_a_ban_never_gives_the_banned_player_first_place
     )  # gave up this round too: placed last whatever comes
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 6: a banned player's unstaked seat keeps scoring"
-)
 def test_a_ban_in_a_room_of_three_gives_up_the_seat_and_play_goes_on(
     room, player, moderator, django_user_model
 ):

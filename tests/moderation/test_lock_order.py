@@ -128,9 +128,6 @@ def test_a_ban_waits_for_the_banned_players_chat_message(paused, player, moderat
     assert not fresh(paused).seats.filter(user=player, resigned=False, bot_controlled=False)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 6: a banned player's seat is handed on, not given up"
-)
 def test_a_chat_message_after_the_ban_is_refused(paused, player, moderator):
     banned, said = interleave(
         lambda: moderation.do_ban(moderator, player, "Spam"),
