@@ -22,7 +22,8 @@ def game_deadline(game_id: str, version: int) -> bool:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker)."""
+    """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker), and give
+    up any seat a banned account still holds (games.actions.moderation.give_up_banned_seats)."""
     return timers.sweep()
 
 

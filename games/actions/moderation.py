@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -108,6 +109,32 @@ def remove_banned_player(user) -> None:
                     _give_up(game.pk, as_them)
         except GameError:
             log.exception("could not take banned user %s out of game %s", user.pk, game.pk)
+
+
+def give_up_banned_seats(limit: int = 100) -> int:
+    """The deadline sweeper's part (beat, every ~2 s): a seat a banned account still holds in a room
+    waiting or in play is given up as the ban gives it up. That is a seat taken after the ban looked,
+    such as a join that committed after the ban's own sweep. Returns how many accounts were swept."""
+    users = get_user_model().objects
+    # The partial index on banned accounts keeps this small: a few banned accounts, their seats.
+    banned = (
+        Seat.objects.filter(user__banned_at__isnull=False, resigned=False)
+        .filter(game__mode=Game.Mode.FRIENDS)
+        .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    swept = 0
+    for user_id in sorted(banned[:limit]):
+        with transaction.atomic():
+            # The account first, then its games (the lock order); still banned, or leave it be.
+            user = users.select_for_update(no_key=True).filter(pk=user_id).first()
+            if user is None or not user.is_banned:
+                continue
+            log.warning("a seat of banned user %s is given up by the sweeper", user_id)
+            remove_banned_player(user)
+            swept += 1
+    return swept
 
 
 def _live_rooms_of(user_id: int):

@@ -38,9 +38,6 @@ def test_beat_runs_the_sweeper_at_least_every_five_seconds():
     assert sweeper["schedule"] <= 5
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 3: a join racing a ban leaves the banned player seated"
-)
 @pytest.mark.parametrize(
     "when", ["join-open-as-the-ban-looks", "join-inside-the-ban", "join-after"]
 )
