@@ -34,6 +34,14 @@ def _lock(user):
     return get_user_model().objects.select_for_update(no_key=True).get(pk=user.pk)
 
 
+def _lock_for(moderator, user):
+    """The account an action is about, its row locked, after the rules every moderator action on an
+    account follows (one check for all: mute, ban, rename, coins, and lifting a mute or a ban)."""
+    user = _lock(user)
+    _may_act_on(moderator, user)  # read from the locked row: a promotion racing the action is seen
+    return user
+
+
 def _may_act_on(moderator, user) -> None:
     if user.pk == moderator.pk:
         raise ModerationError("You can't do that to your own account.")
@@ -81,8 +89,7 @@ def do_mute(moderator, user, until: datetime, reason: str):
     if until <= timezone.now():
         raise ModerationError("A mute must end in the future.")
     with transaction.atomic():
-        user = _lock(user)
-        _may_act_on(moderator, user)
+        user = _lock_for(moderator, user)
         before = _mute_state(user)
         user.muted_until, user.mute_reason = until, reason
         user.save(update_fields=["muted_until", "mute_reason"])
@@ -92,10 +99,11 @@ def do_mute(moderator, user, until: datetime, reason: str):
     return user
 
 
-def do_unmute(moderator, user, reason: str = ""):
+def do_unmute(moderator, user, reason: str):
     _require(moderator, "accounts.mute_user")
+    reason = _reason(reason)
     with transaction.atomic():
-        user = _lock(user)
+        user = _lock_for(moderator, user)
         before = _mute_state(user)
         user.muted_until, user.mute_reason = None, ""
         user.save(update_fields=["muted_until", "mute_reason"])
@@ -124,8 +132,7 @@ def do_ban(moderator, user, reason: str, until: datetime | None = None):
     if until is not None and until <= timezone.now():
         raise ModerationError("A ban must end in the future (or leave the end empty).")
     with transaction.atomic():
-        user = _lock(user)
-        _may_act_on(moderator, user)
+        user = _lock_for(moderator, user)
         before = _ban_state(user)
         user.is_active = False
         user.banned_at, user.banned_until, user.ban_reason = timezone.now(), until, reason
@@ -155,10 +162,11 @@ def _lift(user) -> None:
     user.save(update_fields=["is_active", "banned_at", "banned_until", "ban_reason"])
 
 
-def do_unban(moderator, user, reason: str = ""):
+def do_unban(moderator, user, reason: str):
     _require(moderator, "accounts.ban_user")
+    reason = _reason(reason)
     with transaction.atomic():
-        user = _lock(user)
+        user = _lock_for(moderator, user)
         if not user.is_banned:
             raise ModerationError(f"{user.username} is not banned.")
         before = _ban_state(user)
@@ -225,8 +233,7 @@ def do_rename(moderator, user, new_username: str, reason: str):
     if not new_username or len(new_username) > 150:
         raise ModerationError("A username is 1 to 150 characters.")
     with transaction.atomic():
-        user = _lock(user)
-        _may_act_on(moderator, user)
+        user = _lock_for(moderator, user)
         _lock_live_games(user)  # before the username (a key) changes: see games.actions.core
         if users.filter(username__iexact=new_username).exclude(pk=user.pk).exists():
             raise ModerationError(f"The name {new_username} is taken.")
@@ -291,6 +298,8 @@ def do_resolve_report(moderator, report, outcome: str, reason: str, until: datet
         if not report.is_open:
             raise ModerationError("That report is resolved already.")
         target = report_target(report)
+        if target is not None:  # the same rules as every action on an account
+            _may_act_on(moderator, target)
         if outcome == Outcome.HIDDEN:
             if report.message_id is None:
                 raise ModerationError("A player report has no message to hide.")
@@ -343,6 +352,7 @@ def do_adjust_coins(moderator, user, amount: int, reason: str) -> int:
     if not amount:
         raise ModerationError("Say how many coins to add (or, negative, to take).")
     with transaction.atomic():
+        user = _lock_for(moderator, user)  # then the wallet: the lock order of games.actions.core
         before = balance_of(user.pk)
         try:
             with transaction.atomic():
