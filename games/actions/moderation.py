@@ -15,11 +15,9 @@ from accounts import audit
 from accounts.errors import ModerationError
 
 from .. import broadcast
-from ..actors import Actor
-from ..errors import GameError
 from ..models import Action, ChatMessage, Game, Seat
 from .core import lock_game, lock_games, record_action, save_game, seats_in
-from .leaving import do_leave, do_resign
+from .leaving import give_up_for_ban
 from .rounds import finish_round
 
 log = logging.getLogger(__name__)
@@ -98,17 +96,14 @@ def remove_banned_player(user) -> None:
     leave (a host's room closes, every stake refunded). Games in play, staked or not: each of their
     seats resigns (with one opponent left, the opponent wins; otherwise the computer plays the seat on,
     placed last). (Their games against the computer are theirs alone: the idle sweeper closes them.)
-    The deadline sweeper calls this again for a seat taken after the ban looked (banned_seats)."""
-    as_them = Actor(user.pk, "", user.get_username())
+    The deadline sweeper calls this again for a seat taken after the ban looked (give_up_banned_seats).
+    No player's command is sent: a banned account's commands are refused."""
     for game in lock_games(_live_rooms_of(user.pk)):
-        try:
-            with transaction.atomic():
-                if game.status == Game.Status.OPEN:
-                    do_leave(game.pk, as_them)
-                elif game.status == Game.Status.PLAYING:
-                    _give_up(game.pk, as_them)
-        except GameError:
-            log.exception("could not take banned user %s out of game %s", user.pk, game.pk)
+        if game.status in (
+            Game.Status.OPEN,
+            Game.Status.PLAYING,
+        ):  # else it ended as the ban waited
+            give_up_for_ban(game, seats_in(game), user.pk)
 
 
 def give_up_banned_seats(limit: int = 100) -> int:
@@ -126,14 +121,17 @@ def give_up_banned_seats(limit: int = 100) -> int:
     )
     swept = 0
     for user_id in sorted(banned[:limit]):
-        with transaction.atomic():
-            # The account first, then its games (the lock order); still banned, or leave it be.
-            user = users.select_for_update(no_key=True).filter(pk=user_id).first()
-            if user is None or not user.is_banned:
-                continue
-            log.warning("a seat of banned user %s is given up by the sweeper", user_id)
-            remove_banned_player(user)
-            swept += 1
+        try:
+            with transaction.atomic():
+                # The account first, then its games (the lock order); still banned, or leave it be.
+                user = users.select_for_update(no_key=True).filter(pk=user_id).first()
+                if user is None or not user.is_banned:
+                    continue
+                log.warning("a seat of banned user %s is given up by the sweeper", user_id)
+                remove_banned_player(user)
+                swept += 1
+        except Exception:  # one account's failure must not keep the others seated
+            log.exception("could not give up the seats of banned user %s", user_id)
     return swept
 
 
@@ -144,18 +142,6 @@ def _live_rooms_of(user_id: int):
         .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
         .values_list("game_id", flat=True)
     )
-
-
-def _give_up(game_id: str, as_them: Actor) -> None:
-    """Each of the player's seats resigns, as if they had pressed Resign, until the round is over."""
-    while True:
-        game = lock_game(game_id)
-        if game.status != Game.Status.PLAYING:
-            return
-        theirs = [s for s in seats_in(game) if s.user_id == as_them.user_id and not s.resigned]
-        if not theirs:
-            return
-        do_resign(game_id, as_them, theirs[0].index)
 
 
 # --- a finished round's result -------------------------------------------------------------------------
