@@ -99,3 +99,30 @@ def test_unmute_and_unban_need_a_reason(moderator, player):
     player.refresh_from_db()
     assert not player.is_muted
     assert AuditLog.objects.get(action="unmute").reason == "Appeal"
+
+
+def test_a_moderator_cant_dismiss_a_report_about_their_own_or_a_colleagues_message(
+    moderator, site_admin, player, superuser
+):
+    from games.models import ChatMessage, ChatReport
+    from tests.games.webplay import friends_room, member
+
+    game = friends_room(member(moderator), [member(site_admin)])
+    reports = {
+        author: ChatReport.objects.create(
+            message=ChatMessage.objects.create(
+                game=game, user=author, name=author.username, text="rude"
+            ),
+            reported=author,
+            game=game,
+            reporter=player,
+        )
+        for author in (moderator, site_admin)
+    }
+    dismiss = ChatReport.Outcome.DISMISSED
+    with pytest.raises(moderation.ModerationError, match="own account"):
+        moderation.do_resolve_report(moderator, reports[moderator], dismiss, "Banter")
+    with pytest.raises(moderation.ModerationError, match="staff account"):
+        moderation.do_resolve_report(moderator, reports[site_admin], dismiss, "Banter")
+    assert ChatReport.objects.filter(resolved_at__isnull=True).count() == 2
+    moderation.do_resolve_report(superuser, reports[site_admin], dismiss, "Banter")
