@@ -35,8 +35,9 @@ def _lock(user):
 
 
 def _lock_for(moderator, user):
-    """The account an action is about, its row locked, after the rules every moderator action on an
-    account follows (one check for all: mute, ban, rename, coins, and lifting a mute or a ban)."""
+    """The account an action is about, its row locked and checked against the rules every moderator
+    action on an account follows (one check for all: mute, ban, rename, coins, lifting a mute or a ban,
+    and resolving a report through `_may_act_on`)."""
     user = _lock(user)
     _may_act_on(moderator, user)  # read from the locked row: a promotion racing the action is seen
     return user
