@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from . import collusion, moderation
-from .admin_actions import each, form_action
+from .admin_actions import form_action
 from .admin_forms import BanForm, CoinsForm, MuteForm, ReasonForm, RenameForm, ends_after
 from .audit import AuditLog
 from .models import CollusionFlag, User
@@ -196,12 +196,15 @@ class PlayerAdmin(UserAdmin):
 
     @admin.action(description="Unmute the selected players", permissions=["mute"])
     def unmute(self, request, queryset):
-        each(
+        return form_action(
             self,
             request,
             queryset,
-            lambda user: moderation.do_unmute(request.user, user),
-            "unmuted.",
+            action="unmute",
+            title="Unmute",
+            form_class=ReasonForm,
+            apply=lambda user, data: moderation.do_unmute(request.user, user, data["reason"]),
+            done="unmuted.",
         )
 
     @admin.action(description="Rename the selected player", permissions=["rename"])

@@ -29,7 +29,19 @@ def _require(moderator, permission: str) -> None:
 
 
 def _lock(user):
-    return get_user_model().objects.select_for_update().get(pk=user.pk)
+    """The account's row, locked first (the lock order is in games/actions/core.py). NO KEY: a game's
+    transaction writing a row that points at the account (a result, a chat line) must not wait for
+    the moderator while it holds the game the moderator's action is about to lock."""
+    return get_user_model().objects.select_for_update(no_key=True).get(pk=user.pk)
+
+
+def _lock_for(moderator, user):
+    """The account an action is about, its row locked and checked against the rules every moderator
+    action on an account follows (one check for all: mute, ban, rename, coins, lifting a mute or a ban,
+    and resolving a report through `_may_act_on`)."""
+    user = _lock(user)
+    _may_act_on(moderator, user)  # read from the locked row: a promotion racing the action is seen
+    return user
 
 
 def _may_act_on(moderator, user) -> None:
@@ -79,8 +91,7 @@ def do_mute(moderator, user, until: datetime, reason: str):
     if until <= timezone.now():
         raise ModerationError("A mute must end in the future.")
     with transaction.atomic():
-        user = _lock(user)
-        _may_act_on(moderator, user)
+        user = _lock_for(moderator, user)
         before = _mute_state(user)
         user.muted_until, user.mute_reason = until, reason
         user.save(update_fields=["muted_until", "mute_reason"])
@@ -90,10 +101,11 @@ def do_mute(moderator, user, until: datetime, reason: str):
     return user
 
 
-def do_unmute(moderator, user, reason: str = ""):
+def do_unmute(moderator, user, reason: str):
     _require(moderator, "accounts.mute_user")
+    reason = _reason(reason)
     with transaction.atomic():
-        user = _lock(user)
+        user = _lock_for(moderator, user)
         before = _mute_state(user)
         user.muted_until, user.mute_reason = None, ""
         user.save(update_fields=["muted_until", "mute_reason"])
@@ -116,14 +128,13 @@ def _ban_state(user) -> dict:
 
 def do_ban(moderator, user, reason: str, until: datetime | None = None):
     """The player can't log in, their sessions end and their open pages are disconnected at once, and
-    their games are settled as if they had left (games.actions.moderation.remove_banned_player)."""
+    they give up every game they sit in, at once (games.actions.moderation.remove_banned_player)."""
     _require(moderator, "accounts.ban_user")
     reason = _reason(reason)
     if until is not None and until <= timezone.now():
         raise ModerationError("A ban must end in the future (or leave the end empty).")
     with transaction.atomic():
-        user = _lock(user)
-        _may_act_on(moderator, user)
+        user = _lock_for(moderator, user)
         before = _ban_state(user)
         user.is_active = False
         user.banned_at, user.banned_until, user.ban_reason = timezone.now(), until, reason
@@ -153,10 +164,11 @@ def _lift(user) -> None:
     user.save(update_fields=["is_active", "banned_at", "banned_until", "ban_reason"])
 
 
-def do_unban(moderator, user, reason: str = ""):
+def do_unban(moderator, user, reason: str):
     _require(moderator, "accounts.ban_user")
+    reason = _reason(reason)
     with transaction.atomic():
-        user = _lock(user)
+        user = _lock_for(moderator, user)
         if not user.is_banned:
             raise ModerationError(f"{user.username} is not banned.")
         before = _ban_state(user)
@@ -173,7 +185,7 @@ def lift_expired_ban(username: str) -> bool:
     users = get_user_model().objects
     with transaction.atomic():
         user = (
-            users.select_for_update()
+            users.select_for_update(no_key=True)
             .filter(username=username, banned_at__isnull=False, banned_until__lte=timezone.now())
             .first()
         )
@@ -223,8 +235,8 @@ def do_rename(moderator, user, new_username: str, reason: str):
     if not new_username or len(new_username) > 150:
         raise ModerationError("A username is 1 to 150 characters.")
     with transaction.atomic():
-        user = _lock(user)
-        _may_act_on(moderator, user)
+        user = _lock_for(moderator, user)
+        _lock_live_games(user)  # before the username (a key) changes: see games.actions.core
         if users.filter(username__iexact=new_username).exclude(pk=user.pk).exists():
             raise ModerationError(f"The name {new_username} is taken.")
         before = {"username": user.username}
@@ -244,6 +256,19 @@ def do_rename(moderator, user, new_username: str, reason: str):
 
 # A finished game's page may stay open for a while: its board is pushed the new name too.
 RENAMED_PAGES_OPEN = timedelta(days=1)
+
+
+def _lock_live_games(user) -> None:
+    """The games the player sits in that can still end a round, locked after the account: a round
+    ending in one of them waits for the rename (and then shows the new name), or the rename waits for
+    it (and then renames what it wrote)."""
+    from games.actions.core import lock_games
+    from games.models import Game, Seat
+
+    live = Seat.objects.filter(user=user).exclude(
+        game__status__in=[Game.Status.FINISHED, Game.Status.ABANDONED]
+    )
+    lock_games(live.values_list("game_id", flat=True))
 
 
 def _rename_in_games(user, old: str) -> None:
@@ -297,6 +322,8 @@ def do_resolve_report(moderator, report, outcome: str, reason: str, until: datet
         if not report.is_open:
             raise ModerationError("That report is resolved already.")
         target = report_target(report)
+        if target is not None:  # the same rules as every action on an account
+            _may_act_on(moderator, target)
         if outcome == Outcome.HIDDEN:
             if report.message_id is None:
                 raise ModerationError("A player report has no message to hide.")
@@ -349,6 +376,7 @@ def do_adjust_coins(moderator, user, amount: int, reason: str) -> int:
     if not amount:
         raise ModerationError("Say how many coins to add (or, negative, to take).")
     with transaction.atomic():
+        user = _lock_for(moderator, user)  # then the wallet: the lock order of games.actions.core
         before = balance_of(user.pk)
         try:
             with transaction.atomic():

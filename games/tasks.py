@@ -28,7 +28,8 @@ def presence_lapsed(game_id: str) -> None:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker)."""
+    """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker), and give
+    up any seat a banned account still holds (games.actions.moderation.give_up_banned_seats)."""
     return timers.sweep()
 
 

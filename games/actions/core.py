@@ -8,6 +8,18 @@ for a click, the consumer for a `ws-send`, a Celery worker for a bot turn.
 
 Errors are GameError subclasses carrying the HTTP status a view should answer with and a sentence a
 player can read; nothing is written when one is raised.
+
+Lock order, everywhere (a transaction that takes locks of more than one kind takes them in this order,
+so no two ever wait on each other in a circle):
+
+1. account rows (users), ascending id. Moderation (a ban, a mute, a rename) locks an account with
+   `select_for_update(no_key=True)`: FOR NO KEY UPDATE doesn't conflict with the FOR KEY SHARE that
+   PostgreSQL's foreign-key check takes on an account when a game's transaction writes a row pointing
+   at it (a result, a standing, a pair-day tally, a chat line, a stake request), so a player's move or
+   message never waits for a moderator while holding its game. (Changing a key column, such as the
+   username, does conflict: do it after the account's games are locked, as `lock_games` is used.)
+2. game rows (`lock_game`; several at once: `lock_games`, ascending id).
+3. wallet and escrow rows (accounts.ledger.posting.post, ascending id).
 """
 
 from __future__ import annotations
@@ -150,6 +162,15 @@ def lock_game(game_id: str) -> Game:
         raise GameNotFound(
             "There is no game at this address. Check the link you were given."
         ) from None
+
+
+def lock_games(game_ids) -> list[Game]:
+    """Several games' rows, locked in ascending id order (see the lock order above); games that no
+    longer exist are left out."""
+    ids = sorted(set(game_ids))
+    if not ids:
+        return []
+    return list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
 
 
 def seats_in(game: Game) -> list[Seat]:

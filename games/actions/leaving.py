@@ -143,3 +143,28 @@ def do_abandon(game_id: str, actor: Actor) -> Game:
             return game
         _resign(game, seats, mine[0])
         return game
+
+
+# --- for a ban (games.actions.moderation): the account gives up, though it sends no command ------------
+
+
+def give_up_for_ban(game: Game, seats: list[Seat], user_id: int) -> None:
+    """The account's seats leave the room (a host's room closes, stakes refunded) or, in play, resign
+    one by one until the round is over. The caller holds the game's lock."""
+    theirs = [s for s in seats if s.kind == Seat.Kind.HUMAN and s.user_id == user_id]
+    if game.status == Game.Status.OPEN:
+        if game.owner_id == user_id:
+            _abandon(game, seats, [], "The host closed the room.")
+            return
+        for seat in theirs:
+            name = who(seat)
+            seat.kind, seat.user_id, seat.player_key, seat.name = Seat.Kind.OPEN, None, "", ""
+            seat.save()
+            game.message = f"{name} left the room."
+            record_action(game, Action.Kind.LEAVE, seat, {}, game.message)
+        if theirs:
+            save_game(game)
+        return
+    for seat in theirs:
+        if game.status == Game.Status.PLAYING and not seat.resigned:
+            _resign(game, seats, seat)

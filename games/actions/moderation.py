@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -14,12 +15,9 @@ from accounts import audit
 from accounts.errors import ModerationError
 
 from .. import broadcast
-from ..actors import Actor
-from ..errors import GameError
 from ..models import Action, ChatMessage, Game, Seat
-from ..narration import who
-from .core import lock_game, record_action, save_game, seats_in
-from .leaving import do_leave, do_resign
+from .core import lock_game, lock_games, record_action, save_game, seats_in
+from .leaving import give_up_for_ban
 from .rounds import finish_round
 
 log = logging.getLogger(__name__)
@@ -92,44 +90,58 @@ def do_void(moderator, game_id: str, reason: str) -> Game:
 
 
 def remove_banned_player(user) -> None:
-    """Called inside the ban's transaction. Rooms not started: they leave (a host's room closes, every
-    stake refunded). Staked games in play: they resign (the opponent wins). Other games in play go on
-    with the computer in their seats. (Their games against the computer are theirs alone: the idle
-    sweeper closes them.)"""
-    as_them = Actor(user.pk, "", user.get_username())
-    game_ids = (
-        Seat.objects.filter(user=user, resigned=False, game__mode=Game.Mode.FRIENDS)
+    """A ban counts as the player giving up, at that moment, everywhere they sit. Called inside the
+    ban's transaction, which holds the account's row: the player's rooms and games are locked next (the
+    lock order of games.actions.core) and each is decided on as it is then. Rooms not started: they
+    leave (a host's room closes, every stake refunded). Games in play, staked or not: each of their
+    seats resigns (with one opponent left, the opponent wins; otherwise the computer plays the seat on,
+    placed last). (Their games against the computer are theirs alone: the idle sweeper closes them.)
+    The deadline sweeper calls this again for a seat taken after the ban looked (give_up_banned_seats).
+    No player's command is sent: a banned account's commands are refused."""
+    for game in lock_games(_live_rooms_of(user.pk)):
+        if game.status in (
+            Game.Status.OPEN,
+            Game.Status.PLAYING,
+        ):  # else it ended as the ban waited
+            give_up_for_ban(game, seats_in(game), user.pk)
+
+
+def give_up_banned_seats(limit: int = 100) -> int:
+    """The deadline sweeper's part (beat, every ~2 s): a seat a banned account still holds in a room
+    waiting or in play is given up as the ban gives it up. That is a seat taken after the ban looked,
+    such as a join that committed after the ban's own sweep. Returns how many accounts were swept."""
+    users = get_user_model().objects
+    # The partial index on banned accounts keeps this small: a few banned accounts, their seats.
+    banned = (
+        Seat.objects.filter(user__banned_at__isnull=False, resigned=False)
+        .filter(game__mode=Game.Mode.FRIENDS)
         .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
-        .values_list("game_id", flat=True)
+        .values_list("user_id", flat=True)
         .distinct()
     )
-    for game_id in list(game_ids):
+    swept = 0
+    for user_id in sorted(banned[:limit]):
         try:
             with transaction.atomic():
-                game = Game.objects.get(pk=game_id)
-                if game.status == Game.Status.OPEN:
-                    do_leave(game_id, as_them)
-                elif game.stake:
-                    do_resign(game_id, as_them)
-                else:
-                    _hand_to_computer(game_id, user)
-        except GameError:
-            log.exception("could not take banned user %s out of game %s", user.pk, game_id)
+                # The account first, then its games (the lock order); still banned, or leave it be.
+                user = users.select_for_update(no_key=True).filter(pk=user_id).first()
+                if user is None or not user.is_banned:
+                    continue
+                log.warning("a seat of banned user %s is given up by the sweeper", user_id)
+                remove_banned_player(user)
+                swept += 1
+        except Exception:  # one account's failure must not keep the others seated
+            log.exception("could not give up the seats of banned user %s", user_id)
+    return swept
 
 
-def _hand_to_computer(game_id: str, user) -> None:
-    with transaction.atomic():
-        game = lock_game(game_id)
-        seats = seats_in(game)
-        theirs = [s for s in seats if s.user_id == user.pk and not s.bot_controlled]
-        for seat in theirs:
-            seat.bot_controlled = True
-            seat.save(update_fields=["bot_controlled"])
-            text = f"The computer plays for {who(seat)} from now on."
-            game.message = text
-            record_action(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
-        if theirs:
-            save_game(game, seats=seats)
+def _live_rooms_of(user_id: int):
+    """Ids of the rooms where the account holds a seat it hasn't given up, waiting or in play."""
+    return (
+        Seat.objects.filter(user_id=user_id, resigned=False, game__mode=Game.Mode.FRIENDS)
+        .filter(game__status__in=[Game.Status.OPEN, Game.Status.PLAYING])
+        .values_list("game_id", flat=True)
+    )
 
 
 # --- a finished round's result -------------------------------------------------------------------------

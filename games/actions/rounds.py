@@ -57,10 +57,19 @@ def gave_up_last(seats: list[Seat], quitters: list[Seat], state_places: list[int
     return seen + [s.index for s in quitters]
 
 
+def _banned(seat: Seat) -> bool:
+    """A banned account's seat: it gave up when the ban came, and gives up every round after it."""
+    return seat.user_id is not None and seat.user.is_banned
+
+
 def _humans(seats: list[Seat]) -> list[Seat]:
     """The people whose agreement a new round needs (a resigned player still decides on a rematch;
-    an absent one whose seat the computer holds does not hold the others up)."""
-    return [s for s in seats if s.kind == Seat.Kind.HUMAN and (s.resigned or not s.bot_controlled)]
+    an absent one whose seat the computer holds, or a banned one, does not hold the others up)."""
+    return [
+        s
+        for s in seats
+        if s.kind == Seat.Kind.HUMAN and (s.resigned or not s.bot_controlled) and not _banned(s)
+    ]
 
 
 def do_new_round(game_id: str, actor: Actor) -> Game:
@@ -116,7 +125,7 @@ def _new_round(game: Game, seats: list[Seat]) -> None:
     game.new_round_votes = []
     game.finished = None
     for seat in seats:
-        if seat.resigned:
+        if seat.resigned and not _banned(seat):
             seat.resigned = False  # the computer keeps the seat until its player acts again
             seat.save(update_fields=["resigned"])
     record_action(game, Action.Kind.NEW_ROUND, None, {"round": game.round}, f"Round {game.round}.")

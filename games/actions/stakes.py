@@ -10,8 +10,9 @@ Coins move only through the ledger (accounts.ledger) and only inside the game's 
   round that counts for nobody (agreed, idle, void, a room cancelled before its start) gives every stake
   back. The escrow's closing transaction is unique in the database, so a second settlement can't happen.
 
-Lock order, everywhere: the game row, then wallets (accounts in primary-key order). Creating a room
-locks the host's wallet first, but the game is new, so no one else can be waiting for it.
+Lock order, everywhere (games/actions/core.py): accounts, the game row, then wallets (accounts in
+primary-key order). Creating a room locks the host's wallet first, but the game is new, so no one else
+can be waiting for it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""A ban takes the player out of their games (staked: resigned, the opponent paid once; open rooms:
-closed and refunded; others: the computer plays on); a void refunds both stakes; coin adjustments are
+"""A ban takes the player out of their games (in play, staked or not: resigned, the opponent paid once;
+open rooms: closed and refunded); a void refunds both stakes; coin adjustments are
 ledger transactions that never take a wallet below zero. Only the Admin group voids and adjusts."""
 
 from __future__ import annotations
@@ -72,14 +72,16 @@ def test_a_ban_resigns_staked_games_and_refunds_open_rooms(cheat, rival, moderat
     assert balance_of(cheat.pk) == 900  # lost the staked game, got the open room's stake back
 
 
-def test_a_ban_hands_unstaked_games_to_the_computer(cheat, rival, moderator):
+def test_a_ban_resigns_unstaked_games_too(cheat, rival, moderator):
     game = friends_room(member(rival), [member(cheat)])
     moderation.do_ban(moderator, cheat, "Abuse")
     game = fresh(game)
-    assert game.status == Game.Status.PLAYING
+    assert game.status == Game.Status.FINISHED and game.result_places == [0, 1]
     seat = game.seats.get(user=cheat)
-    assert seat.bot_controlled and not seat.resigned
-    assert "computer plays for cheat" in shown(game.message, {cheat.pk: "cheat"})
+    assert seat.bot_controlled and seat.resigned
+    assert "cheat resigned. rival wins!" in shown(
+        game.message, {cheat.pk: "cheat", rival.pk: "rival"}
+    )
 
 
 def test_a_void_refunds_exactly_both_stakes_and_counts_for_nobody(cheat, rival, site_admin):

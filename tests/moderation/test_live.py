@@ -74,5 +74,5 @@ async def test_a_ban_closes_the_players_game_page(django_user_model):
         if output["type"] == "websocket.close":
             break
     assert output["code"] == CLOSED_BY_MODERATOR
-    await next_matching(a, "computer plays for bob")  # the other player's page goes on
+    await next_matching(a, "bob resigned. alice wins!")  # the ban gave the round up for bob
     await a.disconnect()

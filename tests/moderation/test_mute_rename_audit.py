@@ -67,7 +67,7 @@ def test_the_admin_mute_action_and_unmute(player, moderator):
     player.refresh_from_db()
     assert player.is_muted and player.mute_reason == "Caps lock"
     assert timedelta(minutes=59) < player.muted_until - timezone.now() <= timedelta(hours=1)
-    client.post(url, {**form, "action": "unmute"})
+    client.post(url, {**form, "action": "unmute", "reason": "Appeal"})
     player.refresh_from_db()
     assert not player.is_muted and moderation.mute_notice(player) == ""
 

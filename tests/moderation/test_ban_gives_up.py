@@ -1,0 +1,87 @@
+"""A ban counts as the banned player giving up at that moment, in every room they sit in (issue 17
+item 6): the computer may play their seat on, but never in their name to a better place than last."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from accounts import moderation
+from games.models import Game
+from games.narration import shown
+from leaderboard.models import Result
+from tests.games.webplay import fresh, friends_room, member
+
+from .conftest import logged_in
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def seeds(settings, redis_client):
+    settings.LUDOPAT_TEST_SEEDS = True
+    settings.LUDOPAT_BOT_DELAY = 60
+
+
+@pytest.fixture
+def room(django_user_model, player):
+    """An unstaked room in play: `rival` hosts, the troll (`player`) is the guest."""
+    rival = django_user_model.objects.create_user("rival")
+    return friends_room(member(rival), [member(player)]), rival
+
+
+def places(game: Game, number: int = 1) -> list[int | None]:
+    """The accounts in the order a round's results placed them."""
+    rows = Result.objects.filter(round__game=game, round__number=number).order_by("place")
+    return list(rows.values_list("user_id", flat=True))
+
+
+def rival_presses(rival, game: Game, what: str) -> Client:
+    browser = logged_in(rival)
+    browser.post(f"/games/{game.pk}/{what}", {"version": fresh(game).version}, **HTMX)
+    return browser
+
+
+def test_a_ban_loses_the_banned_players_round_even_if_the_opponent_resigns(room, player, moderator):
+    game, rival = room
+    moderation.do_ban(moderator, player, "Abuse")
+    rival_presses(rival, game, "resign")  # too late: the round ended when the ban gave it up
+    game = fresh(game)
+    assert game.status == Game.Status.FINISHED
+    assert places(game) == [rival.pk, player.pk]
+    assert "troll resigned. rival wins!" in shown(
+        game.message, {player.pk: "troll", rival.pk: "rival"}
+    )
+
+
+def test_a_new_round_asked_after_a_ban_never_gives_the_banned_player_first_place(
+    room, player, moderator
+):
+    game, rival = room
+    moderation.do_ban(moderator, player, "Abuse")
+    rival_presses(rival, game, "new-round")
+    game = fresh(game)
+    assert places(game) == [rival.pk, player.pk]
+    assert game.round == 2 and game.status == Game.Status.PLAYING  # nobody else's agreement needed
+    seat = game.seats.get(user=player)
+    assert (
+        seat.resigned and seat.bot_controlled
+    )  # gave up this round too: placed last whatever comes
+
+
+def test_a_ban_in_a_room_of_three_gives_up_the_seat_and_play_goes_on(
+    room, player, moderator, django_user_model
+):
+    _, rival = room
+    third = django_user_model.objects.create_user("third")
+    game = friends_room(member(rival), [member(player), member(third)], count=3)
+    moderation.do_ban(moderator, player, "Abuse")
+    game = fresh(game)
+    assert game.status == Game.Status.PLAYING
+    seat = game.seats.get(user=player)
+    assert seat.resigned and seat.bot_controlled
+    rival_presses(third, game, "resign")
+    game = fresh(game)
+    assert places(game) == [rival.pk, third.pk, player.pk]
