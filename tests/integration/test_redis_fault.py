@@ -202,7 +202,7 @@ def test_redis_down_mid_game_then_back(site):
         # An open page's socket is closed with a code its client reconnects on, and while Redis is
         # down a new one is told to try again later (never left open outside the game's group, where
         # no push reaches), with no server error.
-        with pytest.raises(ConnectionClosed) as closed:
+        with pytest.raises(ConnectionClosed) as closed:  # noqa: PT012  read until the server closes it
             while True:
                 early.recv(timeout=15)
     assert closed.value.rcvd is not None and closed.value.rcvd.code in RECONNECTS_ON
