@@ -73,7 +73,7 @@ class PlayerAdmin(UserAdmin):
     )
     list_filter = (BannedFilter, MutedFilter, "is_staff", "is_active", "groups")
     search_fields = ("username", "email")
-    fieldsets = UserAdmin.fieldsets + (("Moderation", {"fields": MODERATION_FIELDS[1:]}),)
+    fieldsets = (*UserAdmin.fieldsets, ("Moderation", {"fields": MODERATION_FIELDS[1:]}))
     actions = ["ban", "unban", "mute", "unmute", "rename", "adjust_coins"]
 
     def get_readonly_fields(self, request, obj=None):

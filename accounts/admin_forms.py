@@ -31,7 +31,7 @@ class MuteForm(ReasonForm):
 
 class BanForm(ReasonForm):
     duration = forms.ChoiceField(
-        choices=[("", "Until lifted")] + DURATIONS, required=False, label="Ban for"
+        choices=[("", "Until lifted"), *DURATIONS], required=False, label="Ban for"
     )
 
 

@@ -27,7 +27,8 @@ MODERATOR_PERMISSIONS = [
     "games.change_chatreport",  # resolving a report
 ]
 # Also coins (adjustments, and reading the ledger) and voids.
-ADMIN_PERMISSIONS = MODERATOR_PERMISSIONS + [
+ADMIN_PERMISSIONS = [
+    *MODERATOR_PERMISSIONS,
     "accounts.adjust_coins",
     "accounts.view_ledgeraccount",
     "accounts.view_ledgertransaction",

@@ -226,7 +226,7 @@ class Stack:
                     "-n",
                     "live@%h",
                 ],
-            )  # fmt: skip
+            )
         )
         self.celery.append(
             self._spawn(
@@ -241,7 +241,7 @@ class Stack:
                     "--schedule",
                     str(self.logs / f"{self.server}-celerybeat-schedule"),
                 ],
-            )  # fmt: skip
+            )
         )
         for n in range(self.processes):
             port = free_port()
@@ -480,7 +480,7 @@ class Viewer:
         # board if it has a newer one; a page that was never loaded here shows none, -1).
         await self.ws.send(json.dumps({"resync": self.version}))
         async with asyncio.timeout(30):
-            while self.version < 0 or not self.board and self.index < 2:
+            while self.version < 0 or (not self.board and self.index < 2):
                 self.seen(await self.ws.recv())
         if self.reader is None:
             self.reader = asyncio.create_task(self._read())

@@ -201,7 +201,7 @@ class ResolveReportForm(forms.ModelForm):
         ]
     )
     duration = forms.ChoiceField(
-        choices=[("", "Until lifted (bans only)")] + DURATIONS,
+        choices=[("", "Until lifted (bans only)"), *DURATIONS],
         required=False,
         label="For",
         help_text="How long a mute or ban lasts.",

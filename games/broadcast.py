@@ -60,7 +60,7 @@ def fragment_tag(round_: int, version: int, connected, deadline_ms: int, extra: 
     here += f"|{deadline_ms}"  # a deadline can move without a new version
     if extra:
         here += f"|{extra}"
-    digest = hashlib.sha1(here.encode()).hexdigest()[:10]
+    digest = hashlib.sha1(here.encode(), usedforsecurity=False).hexdigest()[:10]
     return f"{round_}:{version}:{digest}"
 
 

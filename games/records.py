@@ -23,7 +23,7 @@ def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
     rows = Action.objects.filter(
         game=game, round=number, kind__in=[Action.Kind.ROLL, Action.Kind.MOVE]
     ).order_by("seq")
-    actions = [row for row in rows.values_list("data", flat=True)]
+    actions = list(rows.values_list("data", flat=True))
     record: dict[str, Any] = {
         "format": FORMAT,
         "id": game.pk,

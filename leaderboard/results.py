@@ -260,7 +260,7 @@ def _upsert(model, keys, fields, rows, update: str, returning=None) -> list[tupl
     columns = [*keys, *fields]
     names = {c: quote(c) for c in columns} | {"table": quote(model._meta.db_table)}
     adapt = [_adapter(model._meta.get_field(c), connection) for c in columns]
-    head = f"INSERT INTO {names['table']} ({', '.join(quote(c) for c in columns)}) VALUES "
+    head = f"INSERT INTO {names['table']} ({', '.join(quote(c) for c in columns)}) VALUES "  # noqa: S608  quoted names and the callers' constant `update` only; values are parameters
     tail = f" ON CONFLICT ({', '.join(quote(k) for k in keys)}) DO UPDATE SET "
     tail += update.format(**names)
     if returning:

@@ -5,7 +5,7 @@ Python's `str.isdigit()` is True for "²" (which `int()` refuses: a 500) and `in
 client sends (form fields, action parameters, query strings, WebSocket frames) goes through
 `parse_int` or `AsciiIntegerField`, which accept an optional minus sign and at most 18 ASCII digits
 (so the value always fits a 64-bit database column), nothing else: no "1e3", no "0.5", no "+3".
-"""
+"""  # noqa: RUF002  the look-alike digits this module refuses
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def parse_int(value: object, lo: int | None = None, hi: int | None = None) -> in
 
 
 class AsciiIntegerField(forms.IntegerField):
-    """Django's IntegerField, but "٣", "３", "1e3", "1.0" and 19-digit numbers are refused."""
+    """Django's IntegerField, but "٣", "３", "1e3", "1.0" and 19-digit numbers are refused."""  # noqa: RUF002  the look-alikes it refuses
 
     default_error_messages = {"invalid": NOT_A_NUMBER}
 

@@ -64,9 +64,7 @@ def running_balances() -> list[str]:
     running = LedgerEntry.objects.filter(account__kind__in=LedgerAccount.CACHED).annotate(
         running=Window(Sum("amount"), partition_by=[F("account_id")], order_by=F("id").asc())
     )
-    bad = [
-        e for e in running.filter(~Q(balance_after=F("running")) | Q(balance_after=None))[:LIMIT]
-    ]
+    bad = list(running.filter(~Q(balance_after=F("running")) | Q(balance_after=None))[:LIMIT])
     rows = [f"entry #{e.pk} says {e.balance_after}, running sum {e.running}" for e in bad]
     return _listed("Entries whose balance after is wrong", rows, len(bad))
 

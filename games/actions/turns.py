@@ -269,7 +269,7 @@ def play_for(
 ) -> None:
     """The bot's next action for `seat` (the game row is locked by the caller)."""
     level = settlement.stand_in_level(game, seat, level)
-    rng = random.Random(f"{game.pk}:{game.round}:{game.version}")
+    rng = random.Random(f"{game.pk}:{game.round}:{game.version}")  # noqa: S311  the bot's choice, not a die
     choice = choose_action(state, level, rng)
     if choice == ROLL_ACTION:
         _roll(game, seats, seat, state, auto, deadline)

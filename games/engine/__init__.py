@@ -58,9 +58,9 @@ __all__ = [
     "legal_moves",
     "move",
     "new_game",
+    "next_round_players",
     "roll",
     "ruleset",
-    "next_round_players",
     "seat_colours",
     "seat_counts",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html, format_html_join
 
 register = template.Library()
 
@@ -21,10 +21,11 @@ PIPS = {
 @register.simple_tag
 def die_face(value) -> str:
     value = int(value) if str(value).isdigit() else 0
-    pips = "".join(f'<circle cx="{x}" cy="{y}" r="9"/>' for x, y in PIPS.get(value, []))
-    return mark_safe(
-        f'<svg viewBox="0 0 100 100" class="die-face" aria-hidden="true" focusable="false">'
-        f'<rect x="4" y="4" width="92" height="92" rx="20"/><g class="pips">{pips}</g></svg>'
+    pips = format_html_join("", '<circle cx="{}" cy="{}" r="9"/>', PIPS.get(value, []))
+    return format_html(
+        '<svg viewBox="0 0 100 100" class="die-face" aria-hidden="true" focusable="false">'
+        '<rect x="4" y="4" width="92" height="92" rx="20"/><g class="pips">{}</g></svg>',
+        pips,
     )
 
 

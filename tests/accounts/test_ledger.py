@@ -132,7 +132,7 @@ def test_amounts_are_non_zero_whole_numbers(alice, amount):
 
 def test_a_wallet_cannot_pay_more_than_it_has(alice):
     before = counts()
-    with pytest.raises(NotEnoughCoins, match="holds 1,000 coins; 1,001 can.t be taken"):
+    with pytest.raises(NotEnoughCoins, match=r"holds 1,000 coins; 1,001 can.t be taken"):
         adjust_coins(alice.pk, -1001, "too much")
     assert counts() == before
     assert balance_of(alice.pk) == 1000
@@ -355,7 +355,7 @@ def test_check_ledger_names_an_unbalanced_transaction_and_a_drifted_balance(alic
 
 def test_check_ledger_notices_an_account_without_its_grant():
     User.objects.bulk_create([User(username="ghost")])
-    with pytest.raises(CommandError, match="Accounts without a wallet .*ghost"):
+    with pytest.raises(CommandError, match=r"Accounts without a wallet .*ghost"):
         call_command("check_ledger")
     books.wallet_of(User.objects.get(username="ghost").pk)
 

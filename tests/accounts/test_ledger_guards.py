@@ -45,7 +45,7 @@ def test_the_database_refuses_a_transaction_whose_entries_do_not_sum_to_zero():
     before = (LedgerTransaction.objects.count(), LedgerEntry.objects.count())
     # Raw SQL, as a shell session or a bug bypassing accounts.ledger.posting would write it: the
     # deferred check runs at commit, once all of the transaction's entries are in.
-    with pytest.raises(IntegrityError, match="sum to zero"), transaction.atomic():
+    with pytest.raises(IntegrityError, match="sum to zero"), transaction.atomic():  # noqa: PT012  refused at commit, after both inserts
         _raw(
             "INSERT INTO accounts_ledgertransaction (kind, reason, created)"
             " VALUES ('adjustment', 'free coins', now())"

@@ -303,9 +303,7 @@ def test_a_whole_game_against_computers_finishes_with_places(settings):
     assert "wins" in game.message
 
 
-def test_commit_notifies_the_group_and_schedules_the_bot(
-    django_capture_on_commit_callbacks, mocker=None
-):
+def test_commit_notifies_the_group_and_schedules_the_bot(django_capture_on_commit_callbacks):
     from unittest import mock
 
     actor = anon()

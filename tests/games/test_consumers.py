@@ -133,7 +133,7 @@ async def test_a_roll_reaches_every_connection_each_with_its_own_viewpoint(djang
 
 
 async def test_reconnecting_with_an_old_version_gets_the_whole_board(django_user_model):
-    game, host, guest, nosy = await room(django_user_model)
+    game, host, guest, _nosy = await room(django_user_model)
     guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
     host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
     await database_sync_to_async(actions.do_roll)(game.pk, member(host), game.version)
@@ -151,7 +151,7 @@ async def test_reconnecting_with_an_old_version_gets_the_whole_board(django_user
 
 
 async def test_a_stale_action_is_refused_and_the_client_resynced(django_user_model):
-    game, host, guest, nosy = await room(django_user_model)
+    game, host, guest, _nosy = await room(django_user_model)
     guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
     host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
     old = game.version
@@ -168,7 +168,7 @@ async def test_a_stale_action_is_refused_and_the_client_resynced(django_user_mod
 
 
 async def test_actions_over_the_socket_reach_the_others(django_user_model):
-    game, host, guest, nosy = await room(django_user_model)
+    game, host, guest, _nosy = await room(django_user_model)
     guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
     host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
     await host_ws.send_to(
@@ -202,7 +202,7 @@ async def test_someone_not_seated_cannot_act(django_user_model):
 
 
 async def test_an_absent_player_is_waited_for_and_shown_as_away(django_user_model, monkeypatch):
-    game, host, guest, nosy = await room(django_user_model)
+    game, host, guest, _nosy = await room(django_user_model)
     # Half a minute after joining (which counts as a request), the guest has not opened the page.
     later = presence._now() + presence.REQUEST_SECONDS + 1
     monkeypatch.setattr(presence, "_now", lambda: later)
@@ -231,7 +231,7 @@ async def test_a_guest_who_joins_on_the_open_page_counts_as_connected(django_use
         guest = django_user_model.objects.create_user("guesto")
         return friends_room(member(host), start=False), host, guest
 
-    game, host, guest = await open_room()
+    game, _host, guest = await open_room()
     ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
     await drain(ws)
     seat = await database_sync_to_async(actions.do_join)(game.pk, member(guest))

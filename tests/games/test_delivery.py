@@ -44,7 +44,7 @@ async def socket_name(ws) -> str:
 
 
 async def test_a_page_load_gets_the_board_once(django_user_model):
-    game, host, guest, nosy = await room(django_user_model)
+    game, host, _guest, _nosy = await room(django_user_model)
     session = await database_sync_to_async(session_for)(host, "key-h")
     # The page was served at game.version and says so when its socket opens: nothing more comes.
     ws = await connect(game.pk, session, have=game.version)
@@ -59,7 +59,7 @@ async def test_a_page_load_gets_the_board_once(django_user_model):
 
 
 async def test_the_movers_post_answer_and_push_never_both_carry_a_version(django_user_model):
-    game, host, guest, nosy = await room(django_user_model)
+    game, host, guest, _nosy = await room(django_user_model)
     host_session = await database_sync_to_async(session_for)(host, "key-h")
     host_ws = await connect(game.pk, host_session, have=game.version)
     guest_ws = await connect(

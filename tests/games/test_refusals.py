@@ -32,8 +32,8 @@ def test_a_token_that_cant_move_is_named_as_the_board_labels_it():
         local_game(owner), lambda seat: owner, lambda g: awaiting_move(g) and stuck_tokens(g)[1]
     )
     colour, stuck = stuck_tokens(game)
+    fields = {"version": str(game.version), "colour": colour, "index": str(stuck[0])}
     with pytest.raises(GameError) as refused:
-        fields = {"version": str(game.version), "colour": colour, "index": str(stuck[0])}
         commands.run("move", game.pk, owner, fields)
     assert f"{colour_name(colour)} {stuck[0] + 1} can't move" in str(refused.value)
 
@@ -41,8 +41,8 @@ def test_a_token_that_cant_move_is_named_as_the_board_labels_it():
 def test_a_token_number_out_of_range_is_refused_in_the_boards_numbering():
     owner = anon()
     game = local_game(owner)
+    fields = {"version": str(game.version), "colour": "red", "index": "4"}
     with pytest.raises(GameError) as refused:
-        fields = {"version": str(game.version), "colour": "red", "index": "4"}
         commands.run("move", game.pk, owner, fields)
     assert refused.value.status == 400
     assert "tokens are 1 to 4" in str(refused.value)

@@ -61,7 +61,7 @@ def _unattended_for(game: Game, seconds: float) -> None:
 
 
 def test_a_rematch_is_unlisted_and_only_the_old_opponent_may_join(django_user_model):
-    (ann, ann_client), (bea, bea_client) = (account(django_user_model, n) for n in ("ann", "bea"))
+    (ann, ann_client), (bea, _bea_client) = (account(django_user_model, n) for n in ("ann", "bea"))
     carl, carl_client = account(django_user_model, "carl")
     old = finished_game(ann, bea)
     new = stakes.offer_rematch(member(bea), old.pk)
@@ -171,7 +171,7 @@ async def test_the_old_opponent_looking_at_the_new_room_keeps_the_offer(
         old = finished_game(ann, bea)
         return ann, bea, old, stakes.offer_rematch(member(ann), old.pk)
 
-    ann, bea, old, new = await setup()
+    _ann, bea, _old, new = await setup()
     bea_ws = await connect(new.pk, await database_sync_to_async(session_for)(bea, "key-b"))
     withdraw = database_sync_to_async(stakes.withdraw_unattended)
     assert await withdraw() == 0

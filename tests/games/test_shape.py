@@ -40,11 +40,11 @@ def test_the_actions_package_has_no_import_circle():
     done: set[str] = set()
 
     def visit(name: str, path: tuple[str, ...]) -> None:
-        assert name not in path, f"import circle: {' -> '.join(path + (name,))}"
+        assert name not in path, f"import circle: {' -> '.join((*path, name))}"
         if name in done:
             return
         for other in graph.get(name, ()):
-            visit(other, path + (name,))
+            visit(other, (*path, name))
         done.add(name)
 
     for name in graph:

@@ -170,7 +170,7 @@ def test_no_cancel_once_the_game_is_on(host, guest):
 
 @pytest.mark.parametrize(
     "stake",
-    ["-5", "0", "9", "10001", "99999999999999999999", "1e3", "0.5", "10abc", "١٠٠", "", " "],
+    ["-5", "0", "9", "10001", "99999999999999999999", "1e3", "0.5", "10abc", "١٠٠", "", " "],  # noqa: RUF001  look-alike digits are the input under test
 )
 def test_a_stake_must_be_a_whole_number_in_bounds(host, stake):
     before = moved()

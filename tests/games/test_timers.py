@@ -322,7 +322,7 @@ def test_chat_opens_during_pauses_escapes_limits_rate_and_mutes(alice, bob, djan
     django_user_model.objects.filter(pk=bob.user_id).update(
         muted_until=timezone.now() + timedelta(hours=1), mute_reason="Spam"
     )
-    with pytest.raises(NotAllowed, match="Muted until .*: Spam"):
+    with pytest.raises(NotAllowed, match=r"Muted until .*: Spam"):
         chat.do_chat(game.pk, bob, "hello")
     carol = member(django_user_model.objects.create_user("carol"))
     with pytest.raises(NotAllowed):

@@ -39,7 +39,7 @@ HOST = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 
 # Values a form field or query parameter may carry (strings: that is all a form post can send).
 VALUES = [
-    "", "-1", "-0", "1e3", "0.5", "9" * 30, "²", "٣", "３", "abc", "\x00", "a\x00b",
+    "", "-1", "-0", "1e3", "0.5", "9" * 30, "²", "٣", "３", "abc", "\x00", "a\x00b",  # noqa: RUF001  look-alike digits are the input under test
     "\x07\x1b[2J\r\n", "\u202e", "x" * 10_000, "[" * 50, "<script>alert(1)</script>",
 ]  # fmt: skip
 # JSON adds types a form can't (numbers, booleans, lists, objects, nesting); its strings reach the
@@ -54,7 +54,7 @@ RAW_BODIES = [
 # The resolver sees these before any view, whatever the method.
 BAD_IDS = ["a%00b", "%C2%B2", "a" * 10_000, "%E2%80%AE", "..%2F..", "a b"]
 
-_SENTENCE = re.compile(r"[A-Za-z’']{2,}[,:;]?( [A-Za-z’'“”\"(),:;.!?0-9-]+){2,}")
+_SENTENCE = re.compile(r"[A-Za-z’']{2,}[,:;]?( [A-Za-z’'“”\"(),:;.!?0-9-]+){2,}")  # noqa: RUF001  a sentence may use typographic quotes
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -155,7 +155,7 @@ def world(django_user_model, settings, redis_client):
     logged-in spectator (eve), and limits high enough that the corpus reaches every check."""
     settings.LUDOPAT_BOT_DELAY = 600  # no computer acts while the corpus runs
     settings.LUDOPAT_ACTION_RATE = (10**6, 10)
-    settings.LUDOPAT_RATES = {k: (10**6, 10) for k in ("new_game", "signup", "password_reset")}
+    settings.LUDOPAT_RATES = dict.fromkeys(("new_game", "signup", "password_reset"), (10**6, 10))
     settings.LUDOPAT_FRAME_RATE = (10**6, 10**6)
     settings.AXES_ENABLED = False  # log-in floods are axes' to refuse (tests/accounts covers it)
     users = {n: django_user_model.objects.create_user(n) for n in ("alice", "bob", "eve")}

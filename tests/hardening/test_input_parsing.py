@@ -20,7 +20,7 @@ from tests.games.webplay import computer_game
 
 HOST = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 HTMX = {"HTTP_HX_REQUEST": "true"}
-NOT_ASCII_DIGITS = ["²", "٣", "３", "߃", "1e3", "0.5", "+3", "3 3", "9" * 19, "", "x", "\x00"]
+NOT_ASCII_DIGITS = ["²", "٣", "３", "߃", "1e3", "0.5", "+3", "3 3", "9" * 19, "", "x", "\x00"]  # noqa: RUF001  look-alike digits are the input under test
 
 
 @pytest.mark.parametrize("text", NOT_ASCII_DIGITS)
@@ -48,7 +48,7 @@ def game(client, redis_client, settings) -> Game:
 
 @pytest.mark.django_db
 def test_unicode_digits_in_an_action_are_a_400_with_a_reason(client, game):
-    for field, value in (("die", "²"), ("version", "٣"), ("version", "３"), ("index", "²")):
+    for field, value in (("die", "²"), ("version", "٣"), ("version", "３"), ("index", "²")):  # noqa: RUF001  look-alike digits are the input under test
         data = {"version": game.version, "colour": "red", "index": "0", field: value}
         response = client.post(f"/games/{game.pk}/move", data, **HTMX)
         assert response.status_code == 400, (field, value)
@@ -58,7 +58,7 @@ def test_unicode_digits_in_an_action_are_a_400_with_a_reason(client, game):
 
 @pytest.mark.django_db
 def test_unicode_round_numbers_are_no_such_round(client, game):
-    for value in ("²", "١", "1e0", "99999999999999999999"):
+    for value in ("²", "١", "1e0", "99999999999999999999"):  # noqa: RUF001  look-alike digits are the input under test
         response = client.get(f"/games/{game.pk}/record.json", {"round": value})
         assert response.status_code == 404
         assert response.json() == {"error": "There is no such round in this game."}

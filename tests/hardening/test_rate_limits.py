@@ -132,7 +132,7 @@ async def test_a_new_cookieless_socket_does_not_reset_the_action_limit(settings)
     path, host = f"/ws/games/{game.pk}/", [(b"origin", b"http://127.0.0.1:8000")]
     answers = []
     for _ in range(3):  # a fresh socket, without a cookie, for every action
-        ws = WebsocketCommunicator(application, path, headers=host + [(b"host", b"127.0.0.1")])
+        ws = WebsocketCommunicator(application, path, headers=[*host, (b"host", b"127.0.0.1")])
         assert (await ws.connect())[0]
         await ws.send_to(text_data='{"action": "roll", "version": 0}')
         while 'data-testid="toast"' not in (answer := await ws.receive_from()):

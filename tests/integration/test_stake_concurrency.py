@@ -56,7 +56,7 @@ def at_once(calls: list[Callable[[], object]]) -> list[object]:
         try:
             barrier.wait()
             results[i] = call()
-        except BaseException as error:  # noqa: BLE001  (reported to the test, which asserts on it)
+        except BaseException as error:  # reported to the test, which asserts on it
             results[i] = error
         finally:
             connection.close()

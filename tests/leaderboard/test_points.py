@@ -14,7 +14,7 @@ def test_each_place_scores_as_rules_section_7_says(players, expected):
 
 
 def test_a_place_that_does_not_exist_is_refused():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="place 3 does not exist among 2 players"):
         points_for(3, 2)
 
 

@@ -108,7 +108,7 @@ def test_agreed_idle_and_void_rounds_count_for_nobody(how):
 
 def test_an_unknown_way_to_end_is_refused():
     ann, ben = accounts("ann", "ben")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown way for a round to end: surrendered"):
         finish(room([ann, ben]), [ann, ben], how="surrendered")
 
 

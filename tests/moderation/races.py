@@ -51,7 +51,7 @@ def _run(call: Callable[[], object], out: list, at: int, held=None, go=None) -> 
                 held.set()
                 assert go.wait(30), "the other side never started"
                 out[at] = go.then()
-    except BaseException as error:  # noqa: BLE001  (returned to the test, which asserts on it)
+    except BaseException as error:  # returned to the test, which asserts on it
         out[at] = error
     finally:
         if held is not None:

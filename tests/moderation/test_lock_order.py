@@ -83,7 +83,7 @@ def test_a_ban_waits_for_the_banned_players_winning_move(near_the_end, moderator
 
 
 def test_a_winning_move_after_the_ban_is_refused(near_the_end, moderator):
-    game, move, mover, other = near_the_end
+    game, move, mover, _other = near_the_end
     banned, moved = interleave(lambda: moderation.do_ban(moderator, mover, "Spam"), nothing, move)
     assert accepted(banned), repr(banned)
     assert refused_politely(moved), repr(moved)
@@ -200,7 +200,7 @@ def test_a_ban_of_the_host_racing_a_join(staked_room, moderator, join_first):
 
 @pytest.mark.parametrize("join_first", [True, False])
 def test_a_ban_of_the_guest_racing_their_join(staked_room, moderator, join_first):
-    room, host, guest = staked_room
+    room, _host, guest = staked_room
     ban = lambda: moderation.do_ban(moderator, guest, "Spam")  # noqa: E731
     if join_first:
         joined, banned = interleave(lambda: lock_game(room.pk), _join(room, guest), ban)

@@ -39,7 +39,7 @@ def finished(django_user_model):
 
 
 def test_an_admin_removes_a_finished_round_from_the_standings(finished, site_admin, moderator):
-    round_, winner, loser = finished
+    round_, _winner, _loser = finished
     assert week_table() == {"winner": (10, 1), "loser": (0, 1)}
     url = reverse("admin:games_round_changelist")
     form = {"action": "void_result", "_selected_action": [round_.pk], "apply": "1"}

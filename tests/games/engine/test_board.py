@@ -27,7 +27,7 @@ def test_square_of_wraps_the_loop(corner, progress, square):
 
 @pytest.mark.parametrize("progress", [-1, 51, 55, 56])
 def test_square_of_refuses_places_off_the_track(progress):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="is not on the shared track"):
         board.square_of(0, progress)
 
 

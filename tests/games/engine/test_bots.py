@@ -74,7 +74,7 @@ def test_no_move_to_choose_and_unknown_level_are_refused():
         choose_move(s, "strong")
     assert choose_action(s, "strong") == ROLL_ACTION
     s, _ = engine.roll(s, [6])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown bot level 'grandmaster'"):
         choose_move(s, "grandmaster")
 
 

@@ -49,7 +49,7 @@ def test_an_unused_six_counts_towards_three():
 def test_the_finisher_takes_the_next_place_earns_no_roll_and_is_skipped():
     tokens = {"red": [56, 56, 56, 50], "green": [5, -1, -1, -1], "yellow": [7, -1, -1, -1]}
     s = rolled(position("places", tokens), 6)
-    s, events = engine.move(s, "red", 3)
+    s, _ = engine.move(s, "red", 3)
     assert (s.places, s.turn, s.awaiting, s.status) == ((0,), 1, ROLL, "playing")
     s = rolled(s, 1)
     s, _ = engine.move(s, "green", 0)
@@ -61,7 +61,7 @@ def test_the_finisher_takes_the_next_place_earns_no_roll_and_is_skipped():
 def test_when_one_player_is_left_it_takes_the_last_place_and_the_game_ends():
     tokens = {"red": [56] * 4, "green": [56, 56, 56, 55], "yellow": [7, -1, -1, -1]}
     s = rolled(position("places", tokens, turn=1, places=(0,)), 1)
-    s, events = engine.move(s, "green", 3)
+    s, _ = engine.move(s, "green", 3)
     assert (s.status, s.places, s.turn, s.awaiting, s.dice) == (FINISHED, (0, 1, 2), 1, ROLL, ())
     assert engine.legal_moves(s) == ()
 

@@ -269,7 +269,7 @@ def test_last_seed_total_with_one_number_in_hand_needs_no_die_named():
 
 def test_last_seed_total_overshooting_passes_the_turn():
     s = pos(red=(46, OUT, OUT, OUT), green=ALL_OUT, awaiting=ROLL)
-    s, events = game.roll(s, [6, 5])  # 46 + 11 = 57
+    s, _ = game.roll(s, [6, 5])  # 46 + 11 = 57
     assert (s.turn, s.awaiting, s.dice) == (1, ROLL, ())
     assert tokens(s)["red"][0] == 46
 
@@ -515,7 +515,7 @@ def _ref_killed(t: dict, after: dict, mine) -> bool:
 
 def _ref_value(t: dict, mine, hand: list, option) -> int | None:
     """Dice played by the best sequence starting with `option`; None if the option is an illegal kill."""
-    c, i, d, after, used, wins = option
+    _c, _i, d, after, used, wins = option
     rest = list(hand)
     if d == "total":
         rest = []
