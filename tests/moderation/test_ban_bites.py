@@ -1,0 +1,142 @@
+"""After a ban commits, nothing is played in the banned account's name, whatever carried the command:
+a POST that was authenticated before the ban, or a game page's WebSocket whose close message never
+arrived (a Redis error while closing, a ban landing between the socket's identify and its joining the
+account's group, channels-redis forgetting group members after its group expiry)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers, get_channel_layer
+
+from accounts import moderation
+from accounts.sockets import CLOSED_BY_MODERATOR, user_group
+from games import throttle
+from games.models import Action, Game, Seat
+from tests.games.test_consumers import connect, session_for
+from tests.games.webplay import computer_game, everyone_here, fresh, friends_room, member
+
+from .conftest import PASSWORD, logged_in, staff
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def played_by_people(game: Game) -> list[Action]:
+    """Rolls and moves a person sent (not the computer playing their seat)."""
+    return list(
+        Action.objects.filter(game=game, kind__in=[Action.Kind.ROLL, Action.Kind.MOVE], auto="")
+    )
+
+
+@pytest.mark.xfail(
+    strict=True, reason="issue 17 item 2: a POST in flight when the ban commits plays"
+)
+@pytest.mark.django_db
+def test_a_post_authenticated_before_the_ban_committed_plays_nothing(
+    django_user_model, moderator, monkeypatch, settings, redis_client
+):
+    settings.LUDOPAT_BOT_DELAY = 60
+    alice = django_user_model.objects.create_user("alice", password=PASSWORD)
+    browser = logged_in(alice)
+    game = computer_game(member(alice))
+    assert browser.get(f"/games/{game.pk}/").status_code == 200  # the page (and its browser key)
+
+    real = throttle.allow_action
+
+    def ban_lands_now(game_id, asker):  # the ban commits while this request is on its way
+        moderation.do_ban(moderator, alice, "Cheating")
+        return real(game_id, asker)
+
+    monkeypatch.setattr(throttle, "allow_action", ban_lands_now)
+    answer = browser.post(f"/games/{game.pk}/roll", {"version": fresh(game).version}, **HTMX)
+    assert answer.status_code == 403
+    assert "banned" in answer.content.decode()
+    assert played_by_people(game) == []
+
+
+async def channel_of(ws) -> str:
+    """The socket's channel name, which the page learns on connect."""
+    for message in ws.pending:
+        found = re.search(r'data-channel="([^"]+)"', message)
+        if found:
+            return found.group(1)
+    raise AssertionError("the socket did not say its name")
+
+
+async def refusal_and_close(ws) -> tuple[list[str], int | None]:
+    """What the socket says until it closes, and the close code (None: it stayed open)."""
+    texts = []
+    while True:
+        try:
+            output = await ws.receive_output(timeout=3)
+        except TimeoutError:
+            return texts, None
+        if output["type"] == "websocket.close":
+            return texts, output.get("code")
+        texts.append(output.get("text", ""))
+
+
+@pytest.fixture
+def sockets(settings, redis_client):
+    settings.LUDOPAT_TEST_SEEDS = True
+    settings.LUDOPAT_BOT_DELAY = 60  # the computer does not play the banned seat during the test
+    channel_layers.backends.clear()  # a layer made in another test's event loop can't be reused
+
+
+@database_sync_to_async
+def running_game(django_user_model):
+    alice = django_user_model.objects.create_user("alice")
+    bob = django_user_model.objects.create_user("bob")
+    moderator = staff(django_user_model, "mod", "Moderator")
+    game = friends_room(member(alice), [member(bob)])
+    everyone_here(game)  # nobody is waited for
+    return game, alice, bob, moderator
+
+
+@pytest.mark.xfail(strict=True, reason="issue 17 item 2: an open socket plays after the ban")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_an_open_socket_whose_close_message_was_lost_plays_nothing(
+    django_user_model, sockets
+):
+    game, alice, bob, moderator = await running_game(django_user_model)
+    ws = await connect(game.pk, await database_sync_to_async(session_for)(alice, "key-a"))
+    # The account's group forgot this socket, so the ban's close message never reaches it.
+    await get_channel_layer().group_discard(user_group(alice.pk), await channel_of(ws))
+    await database_sync_to_async(moderation.do_ban)(moderator, alice, "Threats")
+
+    version = (await database_sync_to_async(fresh)(game)).version
+    await ws.send_to(text_data=json.dumps({"action": "roll", "version": version}))
+    texts, closed = await refusal_and_close(ws)
+    assert await database_sync_to_async(played_by_people)(game) == []
+    seat = await database_sync_to_async(Seat.objects.get)(game=game, user=alice)
+    assert seat.bot_controlled  # the computer keeps the seat the ban gave it
+    assert any("banned" in text for text in texts)
+    assert closed == CLOSED_BY_MODERATOR
+
+
+@pytest.mark.xfail(strict=True, reason="issue 17 item 2: a banned account's open socket joins")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_banned_account_can_not_take_a_seat_from_an_open_page(django_user_model, sockets):
+    @database_sync_to_async
+    def open_room():
+        host = django_user_model.objects.create_user("host")
+        carol = django_user_model.objects.create_user("carol")
+        moderator = staff(django_user_model, "mod", "Moderator")
+        return friends_room(member(host), start=False), carol, moderator
+
+    game, carol, moderator = await open_room()
+    ws = await connect(game.pk, await database_sync_to_async(session_for)(carol, "key-c"))
+    await get_channel_layer().group_discard(user_group(carol.pk), await channel_of(ws))
+    await database_sync_to_async(moderation.do_ban)(moderator, carol, "Spam")
+
+    await ws.send_to(text_data=json.dumps({"action": "join"}))
+    texts, closed = await refusal_and_close(ws)
+    taken = await database_sync_to_async(Seat.objects.filter(game=game, user=carol).exists)()
+    assert not taken
+    assert any("banned" in text for text in texts)
+    assert closed == CLOSED_BY_MODERATOR
