@@ -146,6 +146,22 @@ def _leave_games(user) -> None:
     remove_banned_player(user)
 
 
+def ban_in_force(user) -> bool:
+    """Banned now: a timed ban whose end has passed no longer counts, even before it is lifted."""
+    if user is None or user.banned_at is None:
+        return False
+    return user.banned_until is None or user.banned_until > timezone.now()
+
+
+def ban_notice(user) -> str:
+    """What a banned player is told (on their open pages, at their next request, at log-in once the
+    password was right), or "" if no ban is in force."""
+    if not ban_in_force(user):
+        return ""
+    until = f" until {when(user.banned_until)}" if user.banned_until else ""
+    return f"Your account is banned{until}: {user.ban_reason}"
+
+
 def _lift(user) -> None:
     user.is_active = True
     user.banned_at, user.banned_until, user.ban_reason = None, None, ""

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
+from accounts.sockets import CLOSED_BY_MODERATOR, ClosedOnBan, join_user_group, leave_user_group
 from ludopat.client_json import BadJson, as_fields, parse_object
 from ludopat.numbers import parse_int
 from ludopat.worker_threads import db_call
 
 from . import actions, actors, broadcast, commands, presence, throttle
 from .broadcast import group_name
-from .errors import GameError
+from .errors import Banned, GameError
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from .models import ChatMessage, Game
 from .render import (
@@ -81,10 +81,11 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         session = self.scope.get("session")
         user = self.scope.get("user")
         key = session.get(actors.PLAYER_KEY, "") if session is not None else ""
+        # Read once: a ban committed later is caught under the game's lock by every action.
         if user is not None and user.is_authenticated:
-            self.actor = actors.Actor(user.pk, key, user.get_username())
+            self.actor = actors.Actor(user.pk, key, user.get_username(), from_client=True)
         else:
-            self.actor = actors.Actor(None, key)
+            self.actor = actors.Actor(None, key, from_client=True)
         self.seats_settled = game.status != Game.Status.OPEN
         self.seat_ids = [s.pk for s in actors.seats_of(game, seats, self.actor)]
         if game.mode != Game.Mode.FRIENDS:
@@ -132,6 +133,11 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         data = as_fields(message)
         try:
             await db_call(commands.run)(name, self.game_id, self.actor, data)
+        except Banned as error:
+            # The ban's own close message did not reach this socket (lost, or it came before the
+            # socket joined the account's group): the page is told why, then closed for good.
+            await self._send_error(str(error))
+            await self.close(code=CLOSED_BY_MODERATOR)
         except GameError as error:
             await self._send_error(str(error), board=error.status == 409)
 

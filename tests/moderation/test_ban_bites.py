@@ -31,9 +31,6 @@ def played_by_people(game: Game) -> list[Action]:
     )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 17 item 2: a POST in flight when the ban commits plays"
-)
 @pytest.mark.django_db
 def test_a_post_authenticated_before_the_ban_committed_plays_nothing(
     django_user_model, moderator, monkeypatch, settings, redis_client
@@ -96,7 +93,6 @@ def running_game(django_user_model):
     return game, alice, bob, moderator
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 2: an open socket plays after the ban")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_an_open_socket_whose_close_message_was_lost_plays_nothing(
@@ -118,7 +114,6 @@ async def test_an_open_socket_whose_close_message_was_lost_plays_nothing(
     assert closed == CLOSED_BY_MODERATOR
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 2: a banned account's open socket joins")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_banned_account_can_not_take_a_seat_from_an_open_page(django_user_model, sockets):
