@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.banned_sessions import banned_account_of
 from accounts.sockets import CLOSED_BY_MODERATOR, ClosedOnBan, join_user_group, leave_user_group
 from ludopat.client_json import BadJson, as_fields, parse_object
 from ludopat.numbers import parse_int
@@ -81,6 +82,8 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         session = self.scope.get("session")
         user = self.scope.get("user")
         key = session.get(actors.PLAYER_KEY, "") if session is not None else ""
+        if banned_account_of(session, user) is not None:
+            key = ""  # a banned account's session: its browser key controls nothing any more
         # Read once: a ban committed later is caught under the game's lock by every action.
         if user is not None and user.is_authenticated:
             self.actor = actors.Actor(user.pk, key, user.get_username(), from_client=True)

@@ -1,0 +1,47 @@
+"""A banned account's sessions end, including those the session index never recorded (log-ins from
+before it existed): Django gives such a session no user, but it still holds the browser key that owns
+the account's games against the computer and at one screen. The first request that brings one ends it
+(`EndBannedSessions`), and a game socket opened with one controls nothing (games.consumers)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import SESSION_KEY, get_user_model
+from django.core.exceptions import ValidationError
+
+from .moderation import ban_in_force
+
+
+def banned_account_of(session, user):
+    """The banned account `session` is still logged in as (Django refused it as `user`), or None."""
+    if session is None or (user is not None and user.is_authenticated):
+        return None
+    raw = session.get(SESSION_KEY)
+    if raw is None:
+        return None
+    users = get_user_model()
+    try:
+        pk = users._meta.pk.to_python(raw)
+    except ValidationError:
+        return None
+    account = users.objects.filter(pk=pk).first()
+    return account if ban_in_force(account) else None
+
+
+def end_session(session) -> None:
+    """Nothing of the log-in or the browser key is left (a new session key, the old row deleted)."""
+    session.flush()
+
+
+class EndBannedSessions:
+    """After AuthenticationMiddleware: a request whose session is logged in as a banned account ends
+    that session before any view sees its browser key. Costs a query only for such a session."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        session = getattr(request, "session", None)
+        logged_in = session is not None and SESSION_KEY in session
+        if logged_in and banned_account_of(session, request.user) is not None:
+            end_session(session)
+        return self.get_response(request)
