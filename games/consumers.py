@@ -11,7 +11,7 @@ from __future__ import annotations
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.banned_sessions import banned_account_of
-from accounts.sockets import CLOSED_BY_MODERATOR, ClosedOnBan, join_user_group, leave_user_group
+from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat.client_json import BadJson, as_fields, parse_object
 from ludopat.numbers import parse_int
 from ludopat.worker_threads import db_call
@@ -139,10 +139,18 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         except Banned as error:
             # The ban's own close message did not reach this socket (lost, or it came before the
             # socket joined the account's group): the page is told why, then closed for good.
-            await self._send_error(str(error))
-            await self.close(code=CLOSED_BY_MODERATOR)
+            await self.close_for_ban(str(error))
         except GameError as error:
             await self._send_error(str(error), board=error.status == 409)
+
+    async def close_for_ban(self, notice: str) -> None:
+        """The page shows the game as to a watcher from now on (no "Your turn" beside a closed
+        connection), with the reason in its toast too."""
+        self.actor = actors.Actor(None, "")
+        await self._send_board(force=True)
+        if notice:
+            await self.send(text_data=render_toast(notice))
+        await super().close_for_ban(notice)
 
     async def chat_hidden(self, event):
         """A moderator hid a message: it leaves the page (htmx's out-of-band delete)."""

@@ -120,6 +120,7 @@ async def test_an_open_socket_whose_close_message_was_lost_plays_nothing(
     version = (await database_sync_to_async(fresh)(game)).version
     await ws.send_to(text_data=json.dumps({"action": "roll", "version": version}))
     texts, closed = await refusal_and_close(ws)
+    await ws.disconnect()
     assert await database_sync_to_async(played_by_people)(game) == []
     seat = await database_sync_to_async(Seat.objects.get)(game=game, user=alice)
     assert seat.bot_controlled  # the computer keeps the seat the ban gave it
@@ -144,6 +145,7 @@ async def test_a_banned_account_can_not_take_a_seat_from_an_open_page(django_use
 
     await ws.send_to(text_data=json.dumps({"action": "join"}))
     texts, closed = await refusal_and_close(ws)
+    await ws.disconnect()
     taken = await database_sync_to_async(Seat.objects.filter(game=game, user=carol).exists)()
     assert not taken
     assert any("banned" in text for text in texts)

@@ -32,7 +32,6 @@ def log_in(username: str, password: str) -> str:
     return answer.content.decode()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 18: log-in never says the account is banned")
 @pytest.mark.django_db
 def test_log_in_tells_a_banned_player_only_once_the_password_is_right(
     player, moderator, django_user_model
@@ -52,7 +51,6 @@ def test_log_in_tells_a_banned_player_only_once_the_password_is_right(
     assert "Your account is banned: Spam links" in page
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 18: the next page never says why")
 @pytest.mark.django_db
 def test_the_next_page_a_banned_players_browser_asks_for_says_why(player, moderator):
     browser = logged_in(player)
@@ -81,7 +79,6 @@ def sockets(settings, redis_client):
     channel_layers.backends.clear()  # a layer made in another test's event loop can't be reused
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 18: the open game page keeps 'Your turn'")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_open_game_page_says_why_and_no_longer_offers_a_turn(django_user_model, sockets):
@@ -98,13 +95,13 @@ async def test_the_open_game_page_says_why_and_no_longer_offers_a_turn(django_us
     assert any("is-my-turn" in text for text in ws.pending)
     await database_sync_to_async(moderation.do_ban)(moderator, alice, "Threats")
     texts, code = await until_closed(ws)
+    await ws.disconnect()
     assert code == CLOSED_BY_MODERATOR
     assert any("Your account is banned: Threats" in text for text in texts)
     boards = [text for text in texts if 'id="game-live"' in text]
     assert boards and "is-my-turn" not in boards[-1]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 17 item 18: other open pages just close")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_any_other_open_page_says_why(player, moderator, sockets):
@@ -115,5 +112,6 @@ async def test_any_other_open_page_says_why(player, moderator, sockets):
     until = timezone.now() + timedelta(hours=3)
     await database_sync_to_async(moderation.do_ban)(moderator, player, "Cool off", until)
     texts, code = await until_closed(ws)
+    await ws.disconnect()
     assert code == CLOSED_BY_MODERATOR
     assert any(f"banned until {moderation.when(until)}: Cool off" in text for text in texts)
