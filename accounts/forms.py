@@ -1,7 +1,10 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
 
 from .models import User
+from .moderation import ban_notice
 
 
 class SignUpForm(UserCreationForm):
@@ -26,3 +29,30 @@ class ReportPlayerForm(forms.Form):
             "max_length": "Say what happened in fewer words: the moderators read 200 characters.",
         },
     )
+
+
+class LogInForm(AuthenticationForm):
+    """Django's log-in form, except that a banned player whose password is right is told that they
+    are banned, until when and why. A wrong password gets the usual answer, banned or not, so the form
+    reveals no account that the password does not open."""
+
+    def clean(self):
+        try:
+            return super().clean()
+        except ValidationError as error:
+            if error.code == "invalid_login":
+                notice = self._ban_notice()
+                if notice:
+                    raise ValidationError(notice, code="banned") from None
+            raise
+
+    def _ban_notice(self) -> str:
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if not (username and password):
+            return ""
+        try:
+            user = get_user_model()._default_manager.get_by_natural_key(username)
+        except get_user_model().DoesNotExist:
+            return ""
+        return ban_notice(user) if user.check_password(password) else ""

@@ -158,6 +158,27 @@ def _leave_games(user) -> None:
     remove_banned_player(user)
 
 
+def ban_in_force(user) -> bool:
+    """Banned now: a timed ban whose end has passed no longer counts, even before it is lifted."""
+    if user is None or user.banned_at is None:
+        return False
+    return user.banned_until is None or user.banned_until > timezone.now()
+
+
+def ban_notice(user) -> str:
+    """What a banned player is told (on their open pages, at their next request, at log-in once the
+    password was right), or "" if no ban is in force."""
+    if not ban_in_force(user):
+        return ""
+    until = f" until {when(user.banned_until)}" if user.banned_until else ""
+    return f"Your account is banned{until}: {user.ban_reason}"
+
+
+def ban_notice_for(user_id: int) -> str:
+    """ban_notice for an account id (one query)."""
+    return ban_notice(get_user_model().objects.filter(pk=user_id).first())
+
+
 def _lift(user) -> None:
     user.is_active = True
     user.banned_at, user.banned_until, user.ban_reason = None, None, ""
@@ -207,14 +228,16 @@ def lift_expired_bans() -> int:
 
 
 def end_sessions(user_id: int) -> int:
-    """Delete the account's sessions (those its log-ins recorded; an older session is refused anyway,
-    since Django gives no session the user of an inactive account)."""
+    """End the account's sessions that its log-ins recorded: each keeps nothing of the log-in or the
+    browser key, only a note of whose ban ended it, so the browser's next page says why. (A session the
+    index missed ends at its next request: accounts.banned_sessions.)"""
     from .addresses import AccountSession
+    from .banned_sessions import ended_data
 
     keys = list(
         AccountSession.objects.filter(user_id=user_id).values_list("session_key", flat=True)
     )
-    ended, _ = Session.objects.filter(session_key__in=keys).delete()
+    ended = Session.objects.filter(session_key__in=keys).update(session_data=ended_data(user_id))
     AccountSession.objects.filter(user_id=user_id).delete()
     return ended
 

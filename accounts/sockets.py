@@ -7,6 +7,9 @@ import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
+
+from ludopat.worker_threads import db_call
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +46,26 @@ def close_user_sockets(user_id: int) -> None:
         log.exception("could not close the sockets of user %s", user_id)
 
 
+def render_ban_notice(notice: str) -> str:
+    """The sentence, pushed to the top of an open page's main column."""
+    return render_to_string("accounts/_ban_notice.html", {"notice": notice, "oob": True})
+
+
 class ClosedOnBan:
-    """Consumer mixin: the `account.closed` message (sent to the account's group) closes the
-    connection with a code the page does not reconnect on."""
+    """Consumer mixin: the `account.closed` message (sent to the account's group) tells the page that
+    the account is banned, until when and why, and closes the connection with a code the page does
+    not reconnect on."""
 
     async def account_closed(self, event):
+        from .moderation import ban_notice_for  # moderation imports this module
+
+        user = self.scope.get("user")
+        notice = ""
+        if user is not None and user.is_authenticated:
+            notice = await db_call(ban_notice_for)(user.pk)
+        await self.close_for_ban(notice)
+
+    async def close_for_ban(self, notice: str) -> None:
+        if notice:
+            await self.send(text_data=render_ban_notice(notice))
         await self.close(code=CLOSED_BY_MODERATOR)

@@ -2,12 +2,19 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views, wallet_views
+from .forms import LogInForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("wallet/", wallet_views.wallet, name="wallet"),
     path("wallet/top-up/", wallet_views.top_up, name="wallet_top_up"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            redirect_authenticated_user=True, authentication_form=LogInForm
+        ),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path(

@@ -5,7 +5,11 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from .errors import NotAllowed
+from django.contrib.auth import get_user_model
+
+from accounts.moderation import ban_notice
+
+from .errors import Banned, NotAllowed
 from .models import Game, Seat
 
 
@@ -15,11 +19,17 @@ class Actor:
 
     The key lives in the session (it survives logging in, which rotates the session id), so a game
     started before signing in stays yours.
+
+    `from_client`: this person was read from a request or a socket (`actor_for`, the game consumer),
+    which may have been authenticated before a ban committed; the `do_*` functions check them against
+    bans under the game's lock (`refuse_banned`). The moderators' own moves for a banned player and
+    the system's moves are not from a client.
     """
 
     user_id: int | None
     key: str
     username: str = ""
+    from_client: bool = False
 
     @property
     def is_authenticated(self) -> bool:
@@ -44,8 +54,31 @@ def player_key(session) -> str:
 def actor_for(user, session) -> Actor:
     key = player_key(session)
     if user is not None and user.is_authenticated:
-        return Actor(user.pk, key, user.get_username())
-    return Actor(None, key)
+        return Actor(user.pk, key, user.get_username(), from_client=True)
+    return Actor(None, key, from_client=True)
+
+
+def refuse_banned(game: Game, seats: list[Seat], actor: Actor) -> None:
+    """Banned (with until when and why) if the person asking acts for a banned account: their own, or,
+    through their browser key, the account that owns the game (a game against the computer or at one
+    screen). Called by every player's action under the game's lock, after its seats were read with
+    their accounts: a ban that committed after the request or the socket was authenticated is seen,
+    and for the players of the game it costs no query."""
+    if not actor.from_client:
+        return
+    accounts = set() if actor.user_id is None else {actor.user_id}
+    if game.owner_id is not None and actor.key and game.owner_key == actor.key:
+        accounts.add(game.owner_id)
+    if not accounts:
+        return
+    rows = {s.user_id: s.user for s in seats if s.user_id in accounts}
+    missing = accounts - rows.keys()
+    if missing:  # a guest joining, the owner of a game at one screen: their rows are not read yet
+        rows.update((u.pk, u) for u in get_user_model().objects.filter(pk__in=missing))
+    for account in rows.values():
+        notice = ban_notice(account)
+        if notice:
+            raise Banned(notice)
 
 
 def owns(game: Game, actor: Actor) -> bool:

@@ -5,7 +5,8 @@ are a GameError 400.
 Who is asking is checked first, without the game's row lock: someone with no seat in the game (a
 spectator, a stranger with the link) is refused before any `do_*` function takes the lock, so a flood of
 their requests never queues behind, or ahead of, the players' moves. The `do_*` functions check again
-under the lock (a seat may have changed hands in between).
+under the lock (a seat may have changed hands in between), and refuse an account banned since the
+request was authenticated or the socket connected (`actors.refuse_banned`).
 """
 
 from __future__ import annotations

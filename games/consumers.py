@@ -13,6 +13,7 @@ import logging
 from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
 
+from accounts.banned_sessions import banned_account_of
 from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat.client_json import BadJson, parse_frame
 from ludopat.worker_threads import db_call
@@ -20,7 +21,7 @@ from ludopat.worker_threads import db_call
 from . import actions, actors, broadcast, commands, presence, throttle
 from .actions import stakes
 from .broadcast import group_name
-from .errors import GameError
+from .errors import Banned, GameError
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from .models import ChatMessage, Game
 from .render import (
@@ -108,10 +109,13 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         session = self.scope.get("session")
         user = self.scope.get("user")
         key = session.get(actors.PLAYER_KEY, "") if session is not None else ""
+        if banned_account_of(session, user) is not None:
+            key = ""  # a banned account's session: its browser key controls nothing any more
+        # Read once: a ban committed later is caught under the game's lock by every action.
         if user is not None and user.is_authenticated:
-            self.actor = actors.Actor(user.pk, key, user.get_username())
+            self.actor = actors.Actor(user.pk, key, user.get_username(), from_client=True)
         else:
-            self.actor = actors.Actor(None, key)
+            self.actor = actors.Actor(None, key, from_client=True)
         self.seats_settled = game.status != Game.Status.OPEN
         self.seat_ids = [s.pk for s in actors.seats_of(game, seats, self.actor)]
         if not self.seat_ids:  # the old opponent looking at a rematch offered to them
@@ -158,8 +162,21 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             return
         try:
             await db_call(commands.run)(frame.action, self.game_id, self.actor, frame.fields)
+        except Banned as error:
+            # The ban's own close message did not reach this socket (lost, or it came before the
+            # socket joined the account's group): the page is told why, then closed for good.
+            await self.close_for_ban(str(error))
         except GameError as error:
             await self._send_error(str(error), board=error.status == 409)
+
+    async def close_for_ban(self, notice: str) -> None:
+        """The page shows the game as to a watcher from now on (no "Your turn" beside a closed
+        connection), with the reason in its toast too."""
+        self.actor = actors.Actor(None, "")
+        await self._send_board(force=True)
+        if notice:
+            await self.send(text_data=render_toast(notice))
+        await super().close_for_ban(notice)
 
     async def chat_hidden(self, event):
         """A moderator hid a message: it leaves the page (htmx's out-of-band delete)."""

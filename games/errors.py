@@ -26,6 +26,11 @@ class NotAllowed(GameError):
     status = 403
 
 
+class Banned(NotAllowed):
+    """The account acting is banned (the ban committed after the request or socket was authenticated):
+    the sentence says until when and why, and a socket that gets it closes."""
+
+
 class Conflict(GameError):
     """Not now: out of turn, an illegal token, a finished game, someone to wait for."""
 

@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A session still logged in as a banned account (one the ban could not find) ends here.
+    "accounts.banned_sessions.EndBannedSessions",
     # The browser's own id (a signed cookie that log-ins and log-outs leave alone): accounts/browsers.py.
     "accounts.browsers.BrowserMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -9,7 +9,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from .. import presence
-from ..actors import Actor, playing_seats
+from ..actors import Actor, playing_seats, refuse_banned
 from ..errors import Conflict
 from ..models import Action, Game, Seat
 from ..narration import who
@@ -56,6 +56,7 @@ def do_replace_absent(game_id: str, actor: Actor, seat_index: int) -> Seat:
         game = lock_game(game_id)
         check_playing(game)
         seats = seats_in(game)
+        refuse_banned(game, seats, actor)
         mine = playing_seats(game, seats, actor, "Only the players of this game can do that.")
         seat = seat_at(seats, seat_index)
         if seat in mine:

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from accounts.moderation import mute_notice
 
 from .. import broadcast, throttle
-from ..actors import Actor, seats_of
+from ..actors import Actor, refuse_banned, seats_of
 from ..errors import Conflict, GameError, GameNotFound, NotAllowed
 from ..models import ChatMessage, ChatReport, Game, Seat
 from . import core
@@ -68,6 +68,7 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
     with transaction.atomic():
         game = core.lock_game(game_id)
         seats = core.seats_in(game)
+        refuse_banned(game, seats, actor)
         mine = seats_of(game, seats, actor)
         if not mine or not can_chat(game, seats):
             raise NotAllowed("Only the players of this game can chat.")
@@ -95,7 +96,8 @@ def do_report(game_id: str, actor: Actor, message_id: int, reason: str = "") -> 
     if message is None:
         raise GameNotFound("There is no such message in this game.")
     game = message.game
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user"))
+    refuse_banned(game, seats, actor)
     if not seats_of(game, seats, actor) or actor.user_id is None:
         raise NotAllowed("Only the players of this game can report a message.")
     if message.user_id == actor.user_id:

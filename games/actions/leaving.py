@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..actors import Actor, owns, playing_seats, seats_of
+from ..actors import Actor, owns, playing_seats, refuse_banned, seats_of
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import who
@@ -61,6 +61,7 @@ def do_resign(game_id: str, actor: Actor, seat_index: int | None = None) -> Game
         game = lock_game(game_id)
         check_playing(game)
         seats = seats_in(game)
+        refuse_banned(game, seats, actor)
         mine = playing_seats(game, seats, actor, "You have no seat in this game to resign.")
         if seat_index is not None:
             chosen = [s for s in mine if s.index == seat_index]
@@ -81,6 +82,7 @@ def do_leave(game_id: str, actor: Actor, *, version: int | None = None) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         seats = seats_in(game)
+        refuse_banned(game, seats, actor)
         mine = [s for s in seats_of(game, seats, actor) if not s.resigned]
         if game.is_over:
             raise Conflict("This game is over.")
@@ -126,6 +128,7 @@ def do_abandon(game_id: str, actor: Actor) -> Game:
         if game.is_over:
             raise Conflict("This game is already over.")
         seats = seats_in(game)
+        refuse_banned(game, seats, actor)
         if game.mode != Game.Mode.FRIENDS:
             if not owns(game, actor):
                 raise NotAllowed("Only the person who started this game can abandon it.")

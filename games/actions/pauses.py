@@ -12,7 +12,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from ..actors import Actor, playing_seats
+from ..actors import Actor, playing_seats, refuse_banned
 from ..errors import Conflict
 from ..models import Action, Game, Pause, Seat
 from ..narration import who
@@ -46,6 +46,7 @@ def current_pause(game: Game) -> Pause | None:
 
 
 def _my_seat(game: Game, seats: list[Seat], actor: Actor) -> Seat:
+    refuse_banned(game, seats, actor)  # under the game's lock: both callers hold it
     mine = playing_seats(game, seats, actor, "Only the players of this game can do that.")
     return mine[0]
 

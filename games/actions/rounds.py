@@ -15,7 +15,7 @@ from django.utils import timezone
 from leaderboard.results import record_round
 
 from .. import engine
-from ..actors import Actor, seats_of, sits_in
+from ..actors import Actor, refuse_banned, seats_of, sits_in
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import who
@@ -85,6 +85,7 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
             raise Conflict("This game was abandoned.")
         refuse_if_staked(game, "start a new round (offer a rematch instead)")
         seats = seats_in(game)
+        refuse_banned(game, seats, actor)
         mine = seats_of(game, seats, actor)
         if not mine:
             raise NotAllowed("Only the players of this game can start a new round.")

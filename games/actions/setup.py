@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import engine, presence
-from ..actors import Actor, controls, owns, sits_in
+from ..actors import Actor, controls, owns, refuse_banned, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import user_ref, who
@@ -145,6 +145,7 @@ def do_join(game_id: str, actor: Actor) -> Seat:
         if not actor.is_authenticated:
             raise NotAllowed("Sign up or log in to take a seat.")
         seats = seats_in(game)
+        refuse_banned(game, seats, actor)  # the joining account's own row, read under the lock
         for seat in seats:
             if sits_in(seat, actor):
                 return seat
@@ -185,6 +186,7 @@ def do_set_seat(game_id: str, actor: Actor, index: int, kind: str, level: str = 
         if game.stake:
             raise Conflict("A staked room's second seat is for a player who stakes the same coins.")
         seats = seats_in(game)
+        refuse_banned(game, seats, actor)
         seat = seat_at(seats, index)
         if seat.kind == Seat.Kind.HUMAN:
             raise Conflict("That seat is taken by a player.")
@@ -219,6 +221,7 @@ def do_start(game_id: str, actor: Actor, version: int | None = None) -> Game:
         if game.stake:
             raise Conflict("A staked room starts when an opponent joins with their stake.")
         seats = seats_in(game)
+        refuse_banned(game, seats, actor)
         if any(s.kind == Seat.Kind.OPEN for s in seats):
             raise Conflict("Every seat needs a player or a computer before the start.")
         start_round(game, seats)
@@ -233,6 +236,7 @@ def do_set_client_seed(game_id: str, actor: Actor, index: int, seed: str) -> Sea
     with transaction.atomic():
         game = lock_game(game_id)
         seats = seats_in(game)
+        refuse_banned(game, seats, actor)
         seat = seat_at(seats, index)
         if not controls(game, seat, actor):
             raise NotAllowed("You can only set your own seat's client seed.")

@@ -29,7 +29,7 @@ from django.utils import timezone
 from accounts import browsers
 from accounts.ledger import books, escrow, rules
 
-from ..actors import Actor, sits_in
+from ..actors import Actor, refuse_banned, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat, StakeRequest
 from ..narration import user_ref
@@ -246,6 +246,9 @@ def join_staked_room(actor: Actor, game_id: str, key: str | None = None) -> Game
         seats = seats_in(game)
         if any(sits_in(seat, actor) for seat in seats) and game.owner_id != actor.user_id:
             return _answer(request, game)  # joined already (a repeated click): nothing moves
+        refuse_banned(
+            game, seats, actor
+        )  # a ban that committed after this request was authenticated
         _refuse_joining(game, actor)
         check_stake_for(actor.user_id, game.stake)
         _seat_and_start(game, seats, actor)

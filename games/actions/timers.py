@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import presence
-from ..actors import Actor, playing_seats
+from ..actors import Actor, playing_seats, refuse_banned
 from ..errors import Conflict
 from ..models import Action, Game, Seat
 from ..narration import who
@@ -135,6 +135,7 @@ def do_back(game_id: str, actor: Actor) -> Seat:
         game = core.lock_game(game_id)
         core.check_playing(game)
         seats = core.seats_in(game)
+        refuse_banned(game, seats, actor)
         mine = playing_seats(game, seats, actor, "You have no seat in this game.")
         away = [s for s in mine if s.is_away]
         if not away:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import F
 
 from .. import engine, presence
-from ..actors import Actor, seats_of
+from ..actors import Actor, refuse_banned, seats_of
 from ..engine import fair
 from ..engine.bots import ROLL_ACTION, choose_action
 from ..errors import Conflict, NotAllowed
@@ -168,10 +168,11 @@ def _roll(
 def open_turn(game_id: str, actor: Actor, version: int | None, seat_index: int | None):
     """Lock the game and check that the actor may act now, on the board it saw (in a transaction)."""
     game = lock_game(game_id)
+    seats = seats_in(game)
+    refuse_banned(game, seats, actor)  # before the rest: a banned player learns why, not "stale"
     check_playing(game)
     not_paused(game)
     check_version(game, version)
-    seats = seats_in(game)
     state = engine_state(game)
     seat = acting_seat(game, seats, state, actor, seat_index)
     return game, seats, state, seat

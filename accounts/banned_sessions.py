@@ -1,0 +1,67 @@
+"""A banned account's sessions end, including those the session index never recorded (log-ins from
+before it existed): Django gives such a session no user, but it still holds the browser key that owns
+the account's games against the computer and at one screen. The first request that brings one ends it
+(`EndBannedSessions`), and a game socket opened with one controls nothing (games.consumers)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.exceptions import ValidationError
+
+from .moderation import ban_in_force, ban_notice_for
+
+# All an ended session keeps: the banned account's id, so the browser is told why until the ban ends.
+BANNED_ACCOUNT = "ludopat_banned_account"
+
+
+def banned_account_of(session, user):
+    """The banned account `session` is still logged in as (Django refused it as `user`), or None."""
+    if session is None or (user is not None and user.is_authenticated):
+        return None
+    raw = session.get(SESSION_KEY)
+    if raw is None:
+        return None
+    users = get_user_model()
+    try:
+        pk = users._meta.pk.to_python(raw)
+    except ValidationError:
+        return None
+    account = users.objects.filter(pk=pk).first()
+    return account if ban_in_force(account) else None
+
+
+def end_session(session, account_id: int) -> None:
+    """Nothing of the log-in or the browser key is left (a new session key, the old row deleted)."""
+    session.flush()
+    session[BANNED_ACCOUNT] = account_id
+
+
+def ended_data(account_id: int) -> str:
+    """The stored form of an ended session (the ban rewrites the sessions its index knows to this)."""
+    return SessionStore().encode({BANNED_ACCOUNT: account_id})
+
+
+class EndBannedSessions:
+    """After AuthenticationMiddleware: a request whose session is logged in as a banned account ends
+    that session before any view sees its browser key; while the ban lasts, the pages of an ended
+    session say why (`request.ban_notice`, shown by base.html). Costs a query only for such a
+    session."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        session = getattr(request, "session", None)
+        logged_in = session is not None and SESSION_KEY in session
+        account = banned_account_of(session, request.user) if logged_in else None
+        if account is not None:
+            end_session(session, account.pk)
+        if session is not None and BANNED_ACCOUNT in session:
+            banned = session[BANNED_ACCOUNT]
+            notice = "" if request.user.is_authenticated else ban_notice_for(banned)
+            if notice:
+                request.ban_notice = notice
+            else:  # lifted or over, or someone has logged in on this browser since
+                del session[BANNED_ACCOUNT]
+        return self.get_response(request)
