@@ -5,6 +5,10 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
+
 from .errors import NotAllowed
 from .models import Game, Seat
 
@@ -33,7 +37,7 @@ class Actor:
 PLAYER_KEY = "ludopat_player"
 
 
-def player_key(session) -> str:
+def player_key(session: SessionBase) -> str:
     key = session.get(PLAYER_KEY)
     if not key:
         key = secrets.token_urlsafe(24)
@@ -41,7 +45,7 @@ def player_key(session) -> str:
     return key
 
 
-def actor_for(user, session) -> Actor:
+def actor_for(user: AbstractBaseUser | AnonymousUser | None, session: SessionBase) -> Actor:
     key = player_key(session)
     if user is not None and user.is_authenticated:
         return Actor(user.pk, key, user.get_username())

@@ -185,7 +185,7 @@ class Seat(models.Model):
             return self.name or f"{self.colours[0].title() if self.colours else 'The'} computer"
         if self.kind == self.Kind.OPEN:
             return "Open seat"
-        if self.user_id and not self.name:
+        if not self.name and self.user is not None:  # no query when there is no account
             return self.user.username
         return self.name or "Player"
 
