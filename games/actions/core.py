@@ -291,7 +291,7 @@ def schedule_deadline_on_commit(game: Game) -> None:
         return
     if getattr(game, "_bot_to_act", False):
         return  # the computer's own task comes on commit; the sweeper is its backup
-    game._scheduled = (version, deadline)  # type: ignore[attr-defined]  # a mark, not a field
+    game._scheduled = (version, deadline)
     transaction.on_commit(lambda: schedule_deadline(game_id, version, deadline))
 
 
@@ -330,7 +330,7 @@ def bot_delay() -> float:
 def back_computer_turn(game: Game, seats: list[Seat] | None, state: engine.State | None) -> None:
     """If a computer is to act next, give the game a backup deadline (its delay + 5 s): the sweeper
     plays the turn if its task is lost (broker down, worker killed) or the bot fails."""
-    game._bot_to_act = False  # type: ignore[attr-defined]  # a mark, not a field
+    game._bot_to_act = False
     if game.status != Game.Status.PLAYING or game.is_paused:
         return
     if state is None:
@@ -338,7 +338,7 @@ def back_computer_turn(game: Game, seats: list[Seat] | None, state: engine.State
     seat = turn_seat(game, seats if seats is not None else seats_in(game), state)
     if seat is None or not seat.is_bot:
         return
-    game._bot_to_act = True  # type: ignore[attr-defined]  # a mark, not a field
+    game._bot_to_act = True
     backup = timezone.now() + timedelta(seconds=bot_delay() + BOT_BACKUP_SECONDS)
     if game.deadline is None or game.deadline > backup:
         game.deadline = backup
