@@ -22,12 +22,13 @@ run: $(STAMP)
 	$(PY) -m ludopat.devserver
 
 test: $(STAMP)
+	$(PY) -m pytest --doctest-modules games/engine -q
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict games/engine
+	$(VENV)/bin/mypy  # [tool.mypy] in pyproject.toml: --strict on games/engine, annotated apps
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .

@@ -6,6 +6,9 @@ import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 
 from accounts.moderation import ban_notice
 
@@ -43,7 +46,7 @@ class Actor:
 PLAYER_KEY = "ludopat_player"
 
 
-def player_key(session) -> str:
+def player_key(session: SessionBase) -> str:
     key = session.get(PLAYER_KEY)
     if not key:
         key = secrets.token_urlsafe(24)
@@ -51,7 +54,7 @@ def player_key(session) -> str:
     return key
 
 
-def actor_for(user, session) -> Actor:
+def actor_for(user: AbstractBaseUser | AnonymousUser | None, session: SessionBase) -> Actor:
     key = player_key(session)
     if user is not None and user.is_authenticated:
         return Actor(user.pk, key, user.get_username(), from_client=True)

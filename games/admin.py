@@ -5,9 +5,12 @@ that call the games' `do_*` functions. The reports queue is here too: open repor
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import F
+from django.db.models import F, Model, QuerySet
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
@@ -17,6 +20,10 @@ from accounts.admin_forms import DURATIONS, ReasonForm, ends_after
 
 from .models import Action, ChatMessage, ChatReport, Game, Pause, Round, Seat
 
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldGroups, _FieldOpts, _FieldsetSpec
+    from django.utils.functional import _StrOrPromise
+
 # Messages shown around a reported one.
 CONTEXT_BEFORE, CONTEXT_AFTER = 8, 4
 
@@ -24,13 +31,13 @@ CONTEXT_BEFORE, CONTEXT_AFTER = 8, 4
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Viewable by whoever has the view permission; nobody, superusers included, edits in a form."""
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -50,13 +57,13 @@ class SeatInline(admin.TabularInline):
         "timeouts_in_row",
     )
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -70,11 +77,11 @@ class GameAdmin(ReadOnlyAdmin):
     inlines = [SeatInline]
     actions = ["void"]
 
-    def has_void_permission(self, request):
+    def has_void_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.void_game")
 
     @admin.action(description="Void the round in play (stakes refunded)", permissions=["void"])
-    def void(self, request, queryset):
+    def void(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
         from .actions.moderation import do_void
 
         return form_action(
@@ -84,12 +91,12 @@ class GameAdmin(ReadOnlyAdmin):
             action="void",
             title="Void the round",
             form_class=ReasonForm,
-            apply=lambda game, data: do_void(request.user, game.pk, data["reason"]),
+            apply=lambda game, data: do_void(request.user, game.pk, data["reason"]),  # type: ignore[arg-type]  # the admin's user is staff
             done="round voided.",
         )
 
     @admin.display(description="pages")
-    def links(self, obj):
+    def links(self, obj: Game) -> str:
         return format_html(
             '<a href="{}">live page</a> · <a href="{}">record</a> · <a href="{}">replay</a>',
             reverse("game", args=[obj.pk]),
@@ -111,11 +118,11 @@ class RoundAdmin(ReadOnlyAdmin):
     search_fields = ("game__id",)
     actions = ["void_result"]
 
-    def has_void_permission(self, request):
+    def has_void_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.void_game")
 
     @admin.action(description="Remove from the standings (counts for nobody)", permissions=["void"])
-    def void_result(self, request, queryset):
+    def void_result(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
         from .actions.moderation import do_void_result
 
         return form_action(
@@ -125,7 +132,7 @@ class RoundAdmin(ReadOnlyAdmin):
             action="void_result",
             title="Remove from the standings",
             form_class=ReasonForm,
-            apply=lambda round_, data: do_void_result(request.user, round_, data["reason"]),
+            apply=lambda round_, data: do_void_result(request.user, round_, data["reason"]),  # type: ignore[arg-type]  # the admin's user is staff
             done="removed from the standings.",
         )
 
@@ -143,11 +150,11 @@ class ChatMessageAdmin(ReadOnlyAdmin):
     search_fields = ("game__id", "user__username", "text")
     actions = ["hide"]
 
-    def has_hide_permission(self, request):
+    def has_hide_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.hide_chatmessage")
 
     @admin.action(description="Hide the selected messages", permissions=["hide"])
-    def hide(self, request, queryset):
+    def hide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> HttpResponse | None:
         from .actions.moderation import do_hide_message
 
         return form_action(
@@ -157,7 +164,7 @@ class ChatMessageAdmin(ReadOnlyAdmin):
             action="hide",
             title="Hide",
             form_class=ReasonForm,
-            apply=lambda message, data: do_hide_message(request.user, message, data["reason"]),
+            apply=lambda message, data: do_hide_message(request.user, message, data["reason"]),  # type: ignore[arg-type]  # the admin's user is staff
             done="hidden.",
         )
 
@@ -165,8 +172,8 @@ class ChatMessageAdmin(ReadOnlyAdmin):
 def conversation(message: ChatMessage, mark: bool = True) -> str:
     """The messages around `message` in its game, the reported one marked."""
     around = ChatMessage.objects.filter(game_id=message.game_id)
-    before = around.filter(created__lte=message.created).exclude(pk=message.pk)
-    before = list(before.order_by("-created", "-pk")[:CONTEXT_BEFORE])[::-1]
+    earlier = around.filter(created__lte=message.created).exclude(pk=message.pk)
+    before = list(earlier.order_by("-created", "-pk")[:CONTEXT_BEFORE])[::-1]
     after = list(
         around.filter(created__gte=message.created)
         .exclude(pk=message.pk)
@@ -217,8 +224,9 @@ class ResolveReportForm(forms.ModelForm):
         model = ChatReport
         fields: list[str] = []
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if data.get("resolution") == ChatReport.Outcome.MUTED and not data.get("duration"):
             raise forms.ValidationError("Say how long the mute lasts.")
         if data.get("resolution") == ChatReport.Outcome.HIDDEN and not self.instance.message_id:
@@ -233,10 +241,12 @@ class OpenFilter(admin.SimpleListFilter):
     title = "status"
     parameter_name = "open"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, str]]:
         return [("yes", "Open"), ("no", "Resolved")]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "yes":
             return queryset.filter(resolved_at__isnull=True)
         if self.value() == "no":
@@ -266,9 +276,17 @@ class ChatReportAdmin(admin.ModelAdmin):
         "note",
     )
 
-    def get_fieldsets(self, request, obj=None):
-        shown = ["status", "created", "reporter", "reason", "player", "game_link", "players"]
-        sets = [(None, {"fields": shown})]
+    def get_fieldsets(self, request: HttpRequest, obj: ChatReport | None = None) -> _FieldsetSpec:
+        shown: _FieldGroups = [
+            "status",
+            "created",
+            "reporter",
+            "reason",
+            "player",
+            "game_link",
+            "players",
+        ]
+        sets: list[tuple[_StrOrPromise | None, _FieldOpts]] = [(None, {"fields": shown})]
         if obj is not None and obj.message_id:
             sets.append(("Conversation", {"fields": ["context"]}))
         if obj is not None and obj.is_open:
@@ -277,18 +295,22 @@ class ChatReportAdmin(admin.ModelAdmin):
             sets.append(("Resolved", {"fields": ["resolved_by", "resolved_at", "note"]}))
         return sets
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: ChatReport | None = None
+    ) -> list[str] | tuple[str, ...]:
         if obj is not None and obj.is_open:
             return [f for f in self.readonly_fields if f != "note"]
         return self.readonly_fields
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # players report; moderators resolve
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: ChatReport | None = None) -> bool:
         return False
 
-    def save_model(self, request, obj, form, change):
+    def save_model(
+        self, request: HttpRequest, obj: ChatReport, form: forms.Form, change: bool
+    ) -> None:
         data = form.cleaned_data
         until = ends_after(data["duration"]) if data.get("duration") else None
         try:
@@ -299,17 +321,17 @@ class ChatReportAdmin(admin.ModelAdmin):
             self.message_user(request, str(error), messages.ERROR)
 
     @admin.display(description="status")
-    def status(self, obj):
+    def status(self, obj: ChatReport) -> str:
         return obj.get_outcome_display()
 
     @admin.display(description="reported")
-    def what(self, obj):
-        if obj.message_id:
+    def what(self, obj: ChatReport) -> str:
+        if obj.message is not None:
             return format_html("message: “{}”", obj.message.text)
         return "player"
 
     @admin.display(description="player")
-    def player(self, obj):
+    def player(self, obj: ChatReport) -> str:
         target = moderation.report_target(obj)
         if target is None:
             return "-"
@@ -317,8 +339,8 @@ class ChatReportAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">{}</a>', url, target.username)
 
     @admin.display(description="game")
-    def game_link(self, obj):
-        game_id = obj.game_id or (obj.message.game_id if obj.message_id else None)
+    def game_link(self, obj: ChatReport) -> str:
+        game_id = obj.game_id or (obj.message.game_id if obj.message is not None else None)
         if not game_id:
             return "-"
         return format_html(
@@ -329,13 +351,13 @@ class ChatReportAdmin(admin.ModelAdmin):
         )
 
     @admin.display(description="players")
-    def players(self, obj):
-        game_id = obj.game_id or (obj.message.game_id if obj.message_id else None)
+    def players(self, obj: ChatReport) -> str:
+        game_id = obj.game_id or (obj.message.game_id if obj.message is not None else None)
         if not game_id:
             return "-"
         seats = Seat.objects.filter(game_id=game_id).select_related("user")
         return ", ".join(seat.display_name for seat in seats)
 
     @admin.display(description="conversation")
-    def context(self, obj):
-        return conversation(obj.message) if obj.message_id else "-"
+    def context(self, obj: ChatReport) -> str:
+        return conversation(obj.message) if obj.message is not None else "-"

@@ -7,6 +7,7 @@ Pure geometry for drawing (the rules live in games.engine). Row 0 is the top, co
 from __future__ import annotations
 
 from functools import cache
+from typing import TypeVar
 
 SIZE = 15
 COLOURS = ("red", "green", "yellow", "blue")  # by corner, clockwise from the top left
@@ -19,7 +20,10 @@ _HOME_COLUMN = [(7, 1), (7, 2), (7, 3), (7, 4), (7, 5)]  # progress 51..55 of co
 _YARD = [(1.5, 1.5), (1.5, 3.5), (3.5, 1.5), (3.5, 3.5)]  # token spots, centres of 2x2 squares
 
 
-def _turn(cell: tuple[float, float], quarters: int) -> tuple[float, float]:
+Coordinate = TypeVar("Coordinate", int, float)  # whole cells, or spots inside them
+
+
+def _turn(cell: tuple[Coordinate, Coordinate], quarters: int) -> tuple[Coordinate, Coordinate]:
     row, col = cell
     for _ in range(quarters % 4):
         row, col = col, SIZE - 1 - row

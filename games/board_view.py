@@ -53,7 +53,7 @@ def path_cells(corner: int, frm: int, to: int) -> list[tuple[float, float]]:
     """The cells a token passes through from progress `frm` to `to` (both excluded: the steps between)."""
     if frm < 0:
         return []
-    cells = []
+    cells: list[tuple[float, float]] = []
     for p in range(frm + 1, min(to, engine.HOME)):
         if p <= engine.LAST_TRACK:
             cells.append(track_cell(13 * corner + p))

@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 
 from . import presence
+
+if TYPE_CHECKING:
+    from .models import Game
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +39,7 @@ _answering: ContextVar[str] = ContextVar("answering_socket", default="")
 
 
 @contextmanager
-def answering(socket_name: str):
+def answering(socket_name: str) -> Iterator[None]:
     """While an action runs for a POST from the page whose socket is `socket_name`."""
     token = _answering.set(socket_name[:200] if isinstance(socket_name, str) else "")
     try:
@@ -53,7 +58,9 @@ def board_changed(game_id: str, version: int, facts: dict | None = None, skip: s
     _send(game_id, {"type": "game.update", "version": version, "skip": skip, **(facts or {})})
 
 
-def fragment_tag(round_: int, version: int, connected, deadline_ms: int, extra: str = "") -> str:
+def fragment_tag(
+    round_: int, version: int, connected: Iterable[int], deadline_ms: int, extra: str = ""
+) -> str:
     """What a board fragment depends on besides the viewpoint: round, version, presence, deadline, and
     `extra`, what else the board shows that can change without a new version (a rematch offer)."""
     here = ",".join(str(s) for s in sorted(connected))
@@ -64,7 +71,7 @@ def fragment_tag(round_: int, version: int, connected, deadline_ms: int, extra: 
     return f"{round_}:{version}:{digest}"
 
 
-def epoch_ms(when) -> int:
+def epoch_ms(when: datetime | None) -> int:
     return int(when.timestamp() * 1000) if when is not None else 0
 
 
@@ -80,7 +87,7 @@ class BoardUpdate:
     skip: str
 
     @classmethod
-    def of(cls, game) -> BoardUpdate:
+    def of(cls, game: Game) -> BoardUpdate:
         return cls(
             game.pk,
             game.version,
@@ -121,7 +128,7 @@ def presence_event(skip: str = "") -> dict[str, Any]:
     return {"type": "game.update", "version": -1, "presence": True, "skip": skip}
 
 
-async def presence_changed(layer, game_id: str, skip: str = "") -> None:
+async def presence_changed(layer: BaseChannelLayer, game_id: str, skip: str = "") -> None:
     """The async form for consumers, which hold their channel layer; `skip` is the connection that
     came (it knows it is here)."""
     try:

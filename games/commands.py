@@ -21,6 +21,7 @@ from . import actions, forms
 from .actions import chat, pauses, timers
 from .actors import Actor, owns, seats_of
 from .errors import GameError, GameNotFound, NotAllowed
+from .models import Game, Seat
 
 NO_GAME = "There is no game at this address. Check the link you were given."
 WATCHING = "You are watching this game; only its players can do that."
@@ -41,7 +42,7 @@ class Command:
     open_to_watchers: bool = False
 
 
-def _parse(form_class, data: dict[str, Any]):
+def _parse(form_class: type[django_forms.Form], data: dict[str, Any]) -> dict[str, Any]:
     form = form_class(data)
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
@@ -88,7 +89,12 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-def check_asker(game_id: str, actor: Actor, command: Command, seen=None) -> None:
+def check_asker(
+    game_id: str,
+    actor: Actor,
+    command: Command,
+    seen: tuple[Game | None, list[Seat]] | None = None,
+) -> None:
     """Refuse, without locking anything, someone who has no seat in the game and is not its owner
     (`seen`: the game and its seats as the caller read them, unlocked, if it did)."""
     game, seats = seen if seen is not None else actions.game_and_seats(game_id)
@@ -100,7 +106,13 @@ def check_asker(game_id: str, actor: Actor, command: Command, seen=None) -> None
         raise NotAllowed(WATCHING)
 
 
-def run(name: str, game_id: str, actor: Actor, data: dict[str, Any], seen=None):
+def run(
+    name: str,
+    game_id: str,
+    actor: Actor,
+    data: dict[str, Any],
+    seen: tuple[Game | None, list[Seat]] | None = None,
+) -> Any:
     command = COMMANDS.get(name)
     if command is None:
         raise GameError("Unknown action.")

@@ -9,6 +9,8 @@ sent with htmx's `ws-send` go through the same `commands.run` as the POST views.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
@@ -25,6 +27,7 @@ from .errors import Banned, GameError
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from .models import ChatMessage, Game
 from .render import (
+    Viewpoint,
     render_chat_hidden,
     render_chat_log,
     render_chat_message,
@@ -45,7 +48,12 @@ log = logging.getLogger(__name__)
 
 
 class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
-    async def __call__(self, scope, receive, send):
+    async def __call__(
+        self,
+        scope: dict[str, Any],
+        receive: Callable[[], Awaitable[dict[str, Any]]],
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+    ) -> None:
         """The consumer, with Redis unreachable at any point (joining the game's group in `connect`,
         or the layer's receive of this socket's channel, which runs from the first moment) closing the
         socket with TRY_AGAIN_LATER rather than failing the handshake with a 500: a socket outside the
@@ -53,7 +61,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         """
         sent: set[str] = set()
 
-        async def send_noting(message):
+        async def send_noting(message: dict[str, Any]) -> None:
             sent.add(message["type"])
             await send(message)
 
@@ -69,12 +77,12 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
                     await send({"type": "websocket.accept"})
                 await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
 
-    async def connect(self):
+    async def connect(self) -> None:
         self.frames = new_bucket()
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.seat_ids: list[int] = []
         self.sent_version = -1
-        self.viewpoint = None  # set by the first render; shared renders need it
+        self.viewpoint: Viewpoint | None = None  # set by the first render; shared renders need it
         # Seats are taken only while the room is open: once this page has seen the game past that,
         # who it is never changes, and updates need not ask the database again.
         self.seats_settled = False
@@ -124,7 +132,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             self.seat_ids = []  # presence matters only where absent people are waited for
         return True
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -135,7 +143,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
                 await db_call(actions.seat_disconnected)(list(gone), self.game_id)
                 await broadcast.presence_changed(self.channel_layer, self.game_id)
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.frames.take():  # every frame costs a token, heartbeats and resyncs too
             await self.close(code=ABUSE_CLOSE_CODE)
             return
@@ -178,11 +186,11 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await self.send(text_data=render_toast(notice))
         await super().close_for_ban(notice)
 
-    async def chat_hidden(self, event):
+    async def chat_hidden(self, event: dict[str, Any]) -> None:
         """A moderator hid a message: it leaves the page (htmx's out-of-band delete)."""
         await self.send(text_data=render_chat_hidden(int(event["id"])))
 
-    async def chat_message(self, event):
+    async def chat_message(self, event: dict[str, Any]) -> None:
         html = await self._render_chat_message(event["id"])
         if html:
             await self.send(text_data=html)
@@ -204,7 +212,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             return ""
         return render_chat_log(game, seats, self.actor)
 
-    async def game_update(self, event):
+    async def game_update(self, event: dict[str, Any]) -> None:
         if event.get("presence"):
             if event.get("skip") != self.channel_name:
                 await self._send_board(force=True)
@@ -226,7 +234,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         self.sent_version = version
         await self.send(text_data=html)
 
-    async def _shared_board(self, event) -> str | None:
+    async def _shared_board(self, event: dict[str, Any]) -> str | None:
         """The board for this viewer from what the event says, without a database query when another
         connection with the same viewpoint rendered it already (None: render it here)."""
         if self.viewpoint is None or event.get("status") == Game.Status.OPEN:
@@ -264,7 +272,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     @db_call
-    def _render(self, notice: str = "", version: int | None = None):
+    def _render(self, notice: str = "", version: int | None = None) -> tuple[str | None, int]:
         if version is None:
             game, seats = actions.game_and_seats(self.game_id)
         else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 
 from ludopat.numbers import AsciiIntegerField, parse_int
@@ -9,6 +11,9 @@ from ludopat.numbers import AsciiIntegerField, parse_int
 from . import engine
 from .engine.board import COLOURS
 from .models import LEVELS, RULESETS, Seat
+
+if TYPE_CHECKING:
+    from .actions import SeatSpec, TimerSpec
 
 PLAYER_COUNTS = [(2, "2 players"), (3, "3 players"), (4, "4 players")]
 
@@ -45,6 +50,10 @@ class SetupForm(forms.Form):
         players = self.cleaned_data["players"]
         return players if players in counts else counts[0]
 
+    def seat_specs(self) -> list[SeatSpec]:
+        """Who sits where (each mode's form says)."""
+        raise NotImplementedError
+
     def options(self) -> dict:
         ruleset = self.cleaned_data["ruleset"]
         if ruleset == "classic":
@@ -54,7 +63,7 @@ class SetupForm(forms.Form):
         return {}
 
 
-def _level_field(initial="greedy"):
+def _level_field(initial: str = "greedy") -> forms.ChoiceField:
     return forms.ChoiceField(choices=LEVELS, initial=initial, required=False)
 
 
@@ -65,7 +74,7 @@ class ComputerGameForm(SetupForm):
     level_3 = _level_field()
     level_4 = _level_field()
 
-    def seat_specs(self):
+    def seat_specs(self) -> list[SeatSpec]:
         from .actions import SeatSpec
 
         specs = [SeatSpec(Seat.Kind.HUMAN)]
@@ -95,8 +104,9 @@ class LocalGameForm(SetupForm):
     level_3 = _level_field()
     level_4 = _level_field()
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         count = self.seat_count()
@@ -105,7 +115,7 @@ class LocalGameForm(SetupForm):
             raise forms.ValidationError("At least one seat needs a person.")
         return data
 
-    def seat_specs(self):
+    def seat_specs(self) -> list[SeatSpec]:
         from .actions import SeatSpec
 
         specs = []
@@ -132,28 +142,36 @@ class FriendsRoomForm(SetupForm):
         coerce=int,
         initial=0,
         required=False,
-        empty_value=0,
+        empty_value=0,  # type: ignore[arg-type]  # any value will do; the stubs say str
         label="Timer",
         help_text="Seconds per roll or move. When time runs out, the computer plays that action.",
     )
     pauses = forms.TypedChoiceField(
-        coerce=int, initial=2, required=False, empty_value=2, label="Pauses per player"
+        coerce=int,
+        initial=2,
+        required=False,
+        empty_value=2,  # type: ignore[arg-type]  # any value will do; the stubs say str
+        label="Pauses per player",
     )
     pause_seconds = forms.TypedChoiceField(
-        coerce=int, initial=60, required=False, empty_value=60, label="Pause length"
+        coerce=int,
+        initial=60,
+        required=False,
+        empty_value=60,  # type: ignore[arg-type]  # any value will do; the stubs say str
+        label="Pause length",
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         from .actions.core import PAUSE_COUNT_CHOICES, pause_seconds_choices, timer_choices
 
         super().__init__(*args, **kwargs)
-        self.fields["timer"].choices = [
+        self.fields["timer"].choices = [  # type: ignore[attr-defined]  # a ChoiceField
             (n, "Off" if n == 0 else _seconds(n)) for n in timer_choices()
         ]
-        self.fields["pauses"].choices = [(n, str(n)) for n in PAUSE_COUNT_CHOICES]
-        self.fields["pause_seconds"].choices = [(n, _seconds(n)) for n in pause_seconds_choices()]
+        self.fields["pauses"].choices = [(n, str(n)) for n in PAUSE_COUNT_CHOICES]  # type: ignore[attr-defined]  # a ChoiceField
+        self.fields["pause_seconds"].choices = [(n, _seconds(n)) for n in pause_seconds_choices()]  # type: ignore[attr-defined]  # a ChoiceField
 
-    def timer_spec(self):
+    def timer_spec(self) -> TimerSpec:
         from .actions import TimerSpec
 
         return TimerSpec(
@@ -162,7 +180,7 @@ class FriendsRoomForm(SetupForm):
             pause_seconds=self.cleaned_data.get("pause_seconds") or 60,
         )
 
-    def seat_specs(self):
+    def seat_specs(self) -> list[SeatSpec]:
         from .actions import SeatSpec
 
         return [SeatSpec(Seat.Kind.HUMAN)] + [
@@ -189,7 +207,7 @@ class MoveForm(VersionForm):
     die = forms.CharField(max_length=5, required=False)
     pair = forms.BooleanField(required=False)
 
-    def clean_die(self):
+    def clean_die(self) -> int | str | None:
         value = (self.cleaned_data.get("die") or "").strip()
         if not value:
             return None

@@ -9,6 +9,7 @@ round's stays secret.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
@@ -102,6 +103,11 @@ class Game(models.Model):
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
 
+    # Marks that games.actions.core sets on a loaded row, never stored: the (version, deadline) whose
+    # task is queued, and whether a computer acts next (its own task comes; no deadline task).
+    _scheduled: tuple[int, datetime]
+    _bot_to_act: bool
+
     class Meta:
         ordering = ["-updated"]
         indexes = [
@@ -185,7 +191,7 @@ class Seat(models.Model):
             return self.name or f"{self.colours[0].title() if self.colours else 'The'} computer"
         if self.kind == self.Kind.OPEN:
             return "Open seat"
-        if self.user_id and not self.name:
+        if not self.name and self.user is not None:  # no query when there is no account
             return self.user.username
         return self.name or "Player"
 

@@ -211,8 +211,8 @@ def _outcome(
     """The places and a sentence on how the round ended, from the record's stored result (a round
     given up has no winner in its moves); the replayed places for a record without one."""
     stored = result if isinstance(result, dict) else {}
-    places = [
-        p.get("player")
+    places: list[int] = [
+        p["player"]
         for p in stored.get("places") or []
         if isinstance(p, dict) and isinstance(p.get("player"), int)
     ]
@@ -319,7 +319,9 @@ def verify(request: HttpRequest, game_id: str) -> HttpResponse:
 # Helpers
 
 
-def _game_round(request: HttpRequest, game_id: str, view: str, latest: str):
+def _game_round(
+    request: HttpRequest, game_id: str, view: str, latest: str
+) -> tuple[Game, int] | HttpResponse:
     """(game, round number asked for by ?round=), or the 404 page saying which is missing."""
     game = _game_or_none(game_id)
     if game is None:

@@ -21,10 +21,16 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Collection, Iterable
 from functools import cache
+from typing import TYPE_CHECKING, cast
 
 import redis
 from django.conf import settings
+
+if TYPE_CHECKING:
+    from .actors import Actor
+    from .models import Game, Seat
 
 STALE_SECONDS = 75
 REQUEST_SECONDS = 30
@@ -49,7 +55,7 @@ def _client(url: str) -> redis.Redis:
 
 
 def client() -> redis.Redis:
-    return _client(settings.REDIS_URL)
+    return _client(settings.REDIS_URL)  # type: ignore[misc]  # set through globals() in settings
 
 
 def closed_grace() -> float:
@@ -58,19 +64,19 @@ def closed_grace() -> float:
     return float(getattr(settings, "LUDOPAT_DISCONNECT_GRACE", 5.0))
 
 
-def touch(game_id: str, seat_ids, channel: str) -> None:
+def touch(game_id: str, seat_ids: Collection[int], channel: str) -> None:
     if seat_ids:
         _add(game_id, {f"{sid}\n{channel}": _now() for sid in seat_ids})
 
 
-def seen_in_request(game_id: str, seat_ids) -> None:
+def seen_in_request(game_id: str, seat_ids: Collection[int]) -> None:
     """A request of these seats' player (an action, a board fetch): present for REQUEST_SECONDS."""
     if seat_ids:
         score = _now() - STALE_SECONDS + REQUEST_SECONDS
         _add(game_id, {f"{sid}\n{REQUEST}": score for sid in seat_ids})
 
 
-def seated(game_id: str, seat_ids) -> None:
+def seated(game_id: str, seat_ids: Collection[int]) -> None:
     """A player just took these seats (a join): they are here, though their page's socket joined the
     game as a spectator and says so only once it learns of the seat; never shown away meanwhile."""
     seen_in_request(game_id, seat_ids)
@@ -88,7 +94,7 @@ def _add(game_id: str, members: dict[str, float]) -> None:
         log.warning("presence unreachable (%s): seats of game %s not recorded", error, game_id)
 
 
-def drop(game_id: str, seat_ids, channel: str) -> set[int]:
+def drop(game_id: str, seat_ids: Collection[int], channel: str) -> set[int]:
     """Forget a WebSocket connection; the seats it was the last connection of (now disconnected: they
     count as present for `closed_grace()` seconds more, then the game's viewers are told)."""
     if not seat_ids:
@@ -145,7 +151,10 @@ def every_seat(game_id: str) -> set[int]:
 
 
 def _live_members(game_id: str) -> list[tuple[int, str]]:
-    members = client().zrangebyscore(_key(game_id), _now() - STALE_SECONDS, "+inf")
+    # cast: redis-py types every reply as "maybe awaitable"; this client is the synchronous one.
+    members = cast(
+        "list[bytes]", client().zrangebyscore(_key(game_id), _now() - STALE_SECONDS, "+inf")
+    )
     found = []
     for member in members:
         sid, _, via = member.decode().partition("\n")
@@ -153,7 +162,7 @@ def _live_members(game_id: str) -> list[tuple[int, str]]:
     return found
 
 
-def seen_acting(game, seats, actor) -> None:
+def seen_acting(game: Game | None, seats: Iterable[Seat], actor: Actor) -> None:
     """The actor's request (an action, a board fetch) shows they are at their seats in a friends room
     (the only rooms that wait for absent people). From the seats the request has read; nothing for
     strangers."""

@@ -12,7 +12,7 @@ V = TypeVar("V")
 
 
 class Recent(Generic[K, V]):
-    def __init__(self, size: int):
+    def __init__(self, size: int) -> None:
         self.size = size
         self._entries: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()

@@ -79,7 +79,7 @@ def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
     return record
 
 
-def _gave_up(game: Game, number: int, seats: list[Seat], players) -> list[int]:
+def _gave_up(game: Game, number: int, seats: list[Seat], players: list[list[str]]) -> list[int]:
     """The players (indexes into `players`) who resigned or left during round `number`."""
     by_id = {s.pk: s for s in seats}
     quitters = Action.objects.filter(
@@ -93,7 +93,7 @@ def _gave_up(game: Game, number: int, seats: list[Seat], players) -> list[int]:
     return found
 
 
-def _player_index(players, colours) -> int | None:
+def _player_index(players: list[list[str]], colours: list[str]) -> int | None:
     for i, p in enumerate(players):
         if list(p) == list(colours):
             return i

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -33,7 +36,8 @@ from .actions import chat, pauses, stakes
 from .actors import Actor
 from .board_view import board_context
 from .broadcast import fragment_tag
-from .models import Action, Game, Round, Seat
+from .engine.state import State
+from .models import Action, ChatMessage, Game, Round, Seat
 from .narration import colour_name, referenced_users, shown
 from .recent import Recent
 
@@ -122,7 +126,7 @@ def _keep(key: str, tag: str, names: str, html: str) -> None:
     _FRAGMENTS.put(key, (tag, names, html))
 
 
-def epoch_ms(when) -> int:
+def epoch_ms(when: datetime | None) -> int:
     return broadcast.epoch_ms(when)
 
 
@@ -140,7 +144,12 @@ def with_page_token(html: str, token: str) -> str:
 
 
 def render_live(
-    game: Game, vp: Viewpoint, *, oob: bool = False, notice: str = "", seats=None
+    game: Game,
+    vp: Viewpoint,
+    *,
+    oob: bool = False,
+    notice: str = "",
+    seats: list[Seat] | None = None,
 ) -> str:
     """The #game-live fragment for `vp` (with hx-swap-oob for a WebSocket push)."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
@@ -163,7 +172,7 @@ def render_live(
 def display_names(game: Game, seats: list[Seat], history: History) -> dict[int, str]:
     """{account id: its name now} for the accounts the board names: its seats' players, and anyone
     the message line or the log names who has left the room since (one query, only then)."""
-    names = {s.user_id: s.user.username for s in seats if s.user_id}
+    names = {s.user.pk: s.user.username for s in seats if s.user is not None}
     texts = [game.message, *(text for _, _, text in history.log)]
     wanted = referenced_users(texts) - names.keys()
     if wanted:
@@ -178,7 +187,15 @@ def _names_tag(seats: list[Seat], names: dict[int, str]) -> str:
     return hashlib.sha1("\n".join(shown_names).encode(), usedforsecurity=False).hexdigest()[:12]
 
 
-def _seat_view(game, seat: Seat, state, turn, connected, vp, places) -> dict:
+def _seat_view(
+    game: Game,
+    seat: Seat,
+    state: State | None,
+    turn: Seat | None,
+    connected: Collection[int],
+    vp: Viewpoint,
+    places: list[int],
+) -> dict[str, Any]:
     tokens_home = 0
     total = 0
     for colour in seat.colours:
@@ -216,8 +233,13 @@ def _seat_view(game, seat: Seat, state, turn, connected, vp, places) -> dict:
 
 
 def live_context(
-    game: Game, seats: list[Seat], vp: Viewpoint, connected, *, names: dict[int, str] | None = None
-) -> dict:
+    game: Game,
+    seats: list[Seat],
+    vp: Viewpoint,
+    connected: Collection[int],
+    *,
+    names: dict[int, str] | None = None,
+) -> dict[str, Any]:
     state = None
     if game.status != Game.Status.OPEN:
         state = actions.engine_state(game)
@@ -225,7 +247,7 @@ def live_context(
     my_turn = bool(turn and turn.index in vp.seats and game.status == Game.Status.PLAYING)
     legal = engine.legal_moves(state) if state is not None else ()
     mine_legal = legal if my_turn else ()
-    can_roll = bool(my_turn and engine.can_roll(state))
+    can_roll = bool(my_turn and state is not None and engine.can_roll(state))
     places = list(game.result_places) if game.status == Game.Status.FINISHED else []
     if state is not None and not places:
         places = [actions.seat_of_player(seats, state.players[p]).index for p in state.places]
@@ -245,10 +267,11 @@ def live_context(
         label = []
         if m.pair:
             label.append("pair")
-        if isinstance(m.die, int) and len(set(state.dice)) > 1:
+        # (mine_legal is empty without a state)
+        if isinstance(m.die, int) and len(set(state.dice)) > 1:  # type: ignore[union-attr]
             label.append(f"use {m.die}")
         if m.die == "total":
-            label.append(f"total {sum(state.dice)}")
+            label.append(f"total {sum(state.dice)}")  # type: ignore[union-attr]
         opt = {"die": m.die, "pair": m.pair, "to": m.to, "label": ", ".join(label) or "move"}
         if opt not in options_by_token.setdefault(key, []):
             options_by_token[key].append(opt)
@@ -263,7 +286,7 @@ def live_context(
         last_moved=last_token,
     )
     token_buttons = []
-    if my_turn:
+    if my_turn and turn is not None:
         for seat in seats:
             if seat.index != turn.index:
                 continue
@@ -300,7 +323,7 @@ def live_context(
                 {
                     "index": s.index,
                     "name": s.display_name,
-                    "since": (s.last_seen or game.started).isoformat(),
+                    "since": (s.last_seen or game.started).isoformat(),  # type: ignore[union-attr]  # a game in play has started
                     "after": actions.ABSENT_HANDOVER_SECONDS,
                 }
             )
@@ -368,7 +391,7 @@ def live_context(
     }
 
 
-def _clock_context(game: Game, seats: list[Seat], vp: Viewpoint, turn) -> dict:
+def _clock_context(game: Game, seats: list[Seat], vp: Viewpoint, turn: Seat | None) -> dict:
     """The timer, pause and away parts of the board."""
     playing = game.status == Game.Status.PLAYING
     timed = actions.is_timed(game) and playing
@@ -508,7 +531,7 @@ def render_chat_log(game: Game, seats: list[Seat], actor: Actor) -> str:
     return render_to_string("games/_chat_log.html", {**context, "oob": True})
 
 
-def render_chat_message(message, actor: Actor) -> str:
+def render_chat_message(message: ChatMessage, actor: Actor) -> str:
     """One new message, appended to the log by htmx's out-of-band swap."""
     li = render_to_string(
         "games/_chat_message.html", {"m": message, "viewer_id": actor.user_id, "reported": set()}

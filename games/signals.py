@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
+from django.http import HttpRequest
 
 from accounts.browsers import account_changed
+from accounts.models import User
 
 from .actions.stakes import withdraw_entry
 from .errors import GameError
 
 
 @receiver(user_logged_out, dispatch_uid="staked_withdraw_on_logout")
-def withdraw_on_logout(sender, request, user, **kwargs) -> None:
+def withdraw_on_logout(
+    sender: type[User], request: HttpRequest, user: User | None, **kwargs: Any
+) -> None:
     """Logging out withdraws the player's open staked room or quick-match entry (stake refunded)."""
     if user is not None:
         with contextlib.suppress(GameError):  # joined at this very moment: the game is on
@@ -22,7 +27,7 @@ def withdraw_on_logout(sender, request, user, **kwargs) -> None:
 
 
 @receiver(account_changed, dispatch_uid="staked_withdraw_on_account_change")
-def withdraw_on_account_change(sender, previous_user_id, **kwargs) -> None:
+def withdraw_on_account_change(sender: object, previous_user_id: int, **kwargs: Any) -> None:
     """Another account in the same browser (a sign-up while logged in, a log-in after a log-out):
     the previous account's open staked room or quick-match entry is withdrawn (stake refunded), so
     the new one can't take it."""

@@ -4,6 +4,7 @@ so a repeated submission returns the first one's game and moves no coin."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django import forms
 
@@ -35,7 +36,7 @@ class KeyedForm(forms.Form):
     )
     id_prefix = "staked"  # two of these forms share the lobby page: their ids must differ
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", f"{self.id_prefix}-%s")
         super().__init__(*args, **kwargs)
         if not self.is_bound:
@@ -53,9 +54,9 @@ class StakedRoomForm(KeyedForm):
     ruleset = forms.ChoiceField(choices=RULESET_CHOICES, initial="twodice", label="Rule set")
     timer = forms.TypedChoiceField(coerce=int, initial=DEFAULT_TIMER, label="Seconds per action")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["timer"].choices = [(t, f"{t} s") for t in staked_timers()]
+        self.fields["timer"].choices = [(t, f"{t} s") for t in staked_timers()]  # type: ignore[attr-defined]  # a ChoiceField
         low, high = rules.stake_bounds()
         self.fields["stake"].help_text = f"{low:,} to {high:,} coins"
         # The first stake offered: the most a new account may stake, within the configured bounds.
@@ -67,8 +68,8 @@ class QuickMatchForm(KeyedForm):
     tier = forms.TypedChoiceField(coerce=int, label="Stake")
     ruleset = forms.ChoiceField(choices=RULESET_CHOICES, initial="twodice", label="Rule set")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["tier"].choices = [(t, f"{t:,} coins") for t in rules.stake_tiers()]
+        self.fields["tier"].choices = [(t, f"{t:,} coins") for t in rules.stake_tiers()]  # type: ignore[attr-defined]  # a ChoiceField
         tiers = rules.stake_tiers()
         self.fields["tier"].initial = tiers[min(1, len(tiers) - 1)]  # the second tier, if any

@@ -6,9 +6,10 @@ the lobby with the refusal's sentence). The room list refreshes itself (htmx) ev
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -21,13 +22,14 @@ from .actions import stakes
 from .actors import actor_for
 from .errors import GameError
 from .forms import VersionForm
+from .htmx import HtmxHttpRequest
 from .models import Game, Seat
 from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm
 
 LISTED = 100  # rooms shown at once
 
 
-def _host_is_here(request: HttpRequest) -> None:
+def _host_is_here(request: HtmxHttpRequest) -> None:
     """The lobby (and its refresh) counts as an open page for the player's waiting room or entry."""
     if request.user.is_authenticated:
         seat = (
@@ -41,17 +43,17 @@ def _host_is_here(request: HttpRequest) -> None:
             presence.seen_in_request(seat[1], [seat[0]])
 
 
-def _rooms_context(request: HttpRequest) -> dict:
+def _rooms_context(request: HtmxHttpRequest) -> dict:
     _host_is_here(request)
     rooms = list(stakes.open_rooms(LISTED))
-    records = stakes.staked_records({room.owner_id for room in rooms})
-    for room in rooms:
-        room.host_won, room.host_lost = records.get(room.owner_id, (0, 0))
-        room.join_key = KeyedForm().initial["key"]
+    records = stakes.staked_records({r.owner_id for r in rooms if r.owner_id is not None})
+    for room in rooms:  # attributes for the template; a room with no owner has no record
+        room.host_won, room.host_lost = records.get(room.owner_id, (0, 0))  # type: ignore[attr-defined,arg-type]
+        room.join_key = KeyedForm().initial["key"]  # type: ignore[attr-defined]
     return {"rooms": rooms}
 
 
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
     context = _rooms_context(request)
     # The configured cut: a page never says a number about money of its own.
     context["rake_percent"] = rules.rake_percent()
@@ -65,12 +67,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/staked/lobby.html", context)
 
 
-def rooms(request: HttpRequest) -> HttpResponse:
+def rooms(request: HtmxHttpRequest) -> HttpResponse:
     """The room list alone, for the lobby's periodic refresh."""
     return render(request, "games/staked/_rooms.html", _rooms_context(request))
 
 
-def _refused(request: HttpRequest, error: GameError) -> HttpResponse:
+def _refused(request: HtmxHttpRequest, error: GameError) -> HttpResponse:
     if request.htmx:  # a button on the game page: the sentence, which the page shows as a notice
         return HttpResponse(
             str(error), status=error.status, content_type="text/plain; charset=utf-8"
@@ -82,11 +84,11 @@ def _refused(request: HttpRequest, error: GameError) -> HttpResponse:
     return redirect("staked_lobby")
 
 
-def _bad_form(request: HttpRequest, form) -> HttpResponse:
-    return _refused(request, GameError(next(iter(form.errors.values()))[0]))
+def _bad_form(request: HtmxHttpRequest, form: forms.Form) -> HttpResponse:
+    return _refused(request, GameError(str(next(iter(form.errors.values()))[0])))
 
 
-def _to(request: HttpRequest, url: str) -> HttpResponse:
+def _to(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:  # from the game page: load the page anew (the room has started or closed)
         response = HttpResponse(status=204)
         response["HX-Redirect"] = url
@@ -96,11 +98,11 @@ def _to(request: HttpRequest, url: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def create(request: HttpRequest) -> HttpResponse:
+def create(request: HtmxHttpRequest) -> HttpResponse:
     form = StakedRoomForm(request.POST)
     if not form.is_valid():
         first = next(iter(form.errors.values()))[0]
-        messages.error(request, first)
+        messages.error(request, str(first))  # str: an ErrorList gives its messages as text
         return redirect("staked_lobby")
     data = form.cleaned_data
     try:
@@ -118,7 +120,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def join(request: HttpRequest, game_id: str) -> HttpResponse:
+def join(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     form = KeyedForm(request.POST)
     if not form.is_valid():
         return _bad_form(request, form)
@@ -132,7 +134,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def cancel(request: HttpRequest, game_id: str) -> HttpResponse:
+def cancel(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     form = VersionForm(request.POST)  # the page's version: a cancel never becomes a resignation
     if not form.is_valid():
         return _bad_form(request, form)
@@ -147,7 +149,7 @@ def cancel(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def quick(request: HttpRequest) -> HttpResponse:
+def quick(request: HtmxHttpRequest) -> HttpResponse:
     form = QuickMatchForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose one of the quick match stakes and a rule set.")
@@ -164,7 +166,7 @@ def quick(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def rematch(request: HttpRequest, game_id: str) -> HttpResponse:
+def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     form = KeyedForm(request.POST)
     if not form.is_valid():
         return _bad_form(request, form)

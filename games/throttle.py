@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
 from redis import RedisError
 
 from ludopat import client_address
@@ -47,14 +49,16 @@ class Asker:
         return found
 
 
-def asker_for_request(request, player_key: str = "") -> Asker:
+def asker_for_request(request: HttpRequest, player_key: str = "") -> Asker:
     user = getattr(request, "user", None)
     account = user.pk if user is not None and user.is_authenticated else None
     session = player_key or (request.session.session_key or "")
     return Asker(client_address.from_request(request), session, account)
 
 
-def asker_for_scope(scope, player_key: str = "", account: int | None = None) -> Asker:
+def asker_for_scope(
+    scope: dict[str, Any], player_key: str = "", account: int | None = None
+) -> Asker:
     return Asker(client_address.from_scope(scope), player_key, account)
 
 
@@ -103,7 +107,8 @@ def _count(names: list[str], window: int) -> list[int]:
     keys = [cache.make_and_validate_key(f"throttle:{name}") for name in names]
     try:
         # The cache's own connection pool (the same keys, prefix and database as before).
-        pipe = cache._cache.get_client(write=True).pipeline(transaction=False)
+        # (_cache: the Redis backend's client, which BaseCache does not declare)
+        pipe = cache._cache.get_client(write=True).pipeline(transaction=False)  # type: ignore[attr-defined]
         for key in keys:
             pipe.set(key, 0, ex=window, nx=True)
             pipe.incr(key)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,17 +21,19 @@ from ludopat.next_url import next_in
 from . import actions, broadcast, commands, presence, throttle
 from .actors import Actor, actor_for
 from .errors import GameError
-from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm, RoundForm
+from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm, RoundForm, SetupForm
+from .htmx import HtmxHttpRequest
 from .models import Game, Seat
 from .records import record_for
 from .render import chat_context, render_live, viewpoint_for, with_page_token
 
-MODE_FORMS = {
+# Keyed by the mode as the URL gives it (a Game.Mode value is that string).
+MODE_FORMS: dict[str, type[SetupForm]] = {
     Game.Mode.COMPUTER: ComputerGameForm,
     Game.Mode.LOCAL: LocalGameForm,
     Game.Mode.FRIENDS: FriendsRoomForm,
 }
-MODE_TITLES = {
+MODE_TITLES: dict[str, str] = {
     Game.Mode.COMPUTER: "Play vs computer",
     Game.Mode.LOCAL: "Pass & play",
     Game.Mode.FRIENDS: "Private room with friends",
@@ -39,11 +41,11 @@ MODE_TITLES = {
 NOT_FOUND = "There is no game at this address. Check the link you were given."
 
 
-def _actor(request: HttpRequest) -> Actor:
+def _actor(request: HtmxHttpRequest) -> Actor:
     return actor_for(request.user, request.session)
 
 
-def _not_found(request: HttpRequest, message: str = NOT_FOUND) -> HttpResponse:
+def _not_found(request: HtmxHttpRequest, message: str = NOT_FOUND) -> HttpResponse:
     if request.htmx:
         return HttpResponse(message, status=404, content_type="text/plain; charset=utf-8")
     return render(
@@ -51,7 +53,7 @@ def _not_found(request: HttpRequest, message: str = NOT_FOUND) -> HttpResponse:
     )
 
 
-def new_game(request: HttpRequest, mode: str) -> HttpResponse:
+def new_game(request: HtmxHttpRequest, mode: str) -> HttpResponse:
     """GET: the setup screen of a mode. POST: create the game and open it."""
     if mode not in MODE_FORMS:
         return render(
@@ -109,7 +111,7 @@ def _load(game_id: str) -> tuple[Game | None, list[Seat]]:
 
 
 @require_GET
-def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
+def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game, seats = _load(game_id)
     if game is None:
         return _not_found(request)
@@ -131,7 +133,7 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_GET
-def live(request: HttpRequest, game_id: str) -> HttpResponse:
+def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The live fragment alone: a client that lost track of the version fetches the whole board."""
     game, seats = _load(game_id)
     if game is None:
@@ -143,7 +145,8 @@ def live(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 def _too_many(
-    request: HttpRequest, message: str = "Too many actions at once: wait a moment and try again."
+    request: HtmxHttpRequest,
+    message: str = "Too many actions at once: wait a moment and try again.",
 ) -> HttpResponse:
     if request.htmx:
         return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
@@ -153,7 +156,7 @@ def _too_many(
 
 
 @require_POST
-def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
+def action(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
     actor = _actor(request)
     if not throttle.allow_action(game_id, throttle.asker_for_request(request, actor.key)):
         return _too_many(request)
@@ -182,10 +185,14 @@ def action(request: HttpRequest, game_id: str, name: str) -> HttpResponse:
         game, seats = actions.game_and_seats_at(game_id, done.version)
     else:
         game, seats = _load(game_id)
+    if game is None:  # games are never deleted; for mypy
+        return _not_found(request)
     return HttpResponse(render_live(game, viewpoint_for(game, seats, actor), seats=seats))
 
 
-def _refused(request: HttpRequest, game_id: str, actor: Actor, error: GameError) -> HttpResponse:
+def _refused(
+    request: HtmxHttpRequest, game_id: str, actor: Actor, error: GameError
+) -> HttpResponse:
     message = str(error)
     game, seats = _load(game_id) if error.status != 404 else (None, [])
     if request.htmx:
@@ -200,7 +207,7 @@ def _refused(request: HttpRequest, game_id: str, actor: Actor, error: GameError)
 
 
 @require_GET
-def record_json(request: HttpRequest, game_id: str) -> HttpResponse:
+def record_json(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return JsonResponse({"error": NOT_FOUND}, status=404)

@@ -8,13 +8,16 @@ already have results are left alone, so running it twice changes nothing.
 from __future__ import annotations
 
 import secrets
+from typing import Any
+
+from django.db.migrations.state import StateApps
 
 from .results import FinishedRound, SeatFacts, write_rounds
 
 BATCH = 500
 
 
-def backfill(apps) -> int:
+def backfill(apps: StateApps) -> int:
     """Write the missing results; `apps` is the migration's app registry. Returns the rounds written."""
     game_model = apps.get_model("games", "Game")
     round_model = apps.get_model("games", "Round")
@@ -61,7 +64,7 @@ def backfill(apps) -> int:
     return len(pending)
 
 
-def _facts(seat) -> SeatFacts:
+def _facts(seat: Any) -> SeatFacts:  # a historical Seat model's row
     """What a result keeps of a seat (historical models have no `display_name`)."""
     if seat.kind == "computer":
         colour = seat.colours[0].title() if seat.colours else "The"

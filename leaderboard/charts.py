@@ -28,8 +28,8 @@ def points_line(weeks: list[tuple[date, int]]) -> dict:
     `weeks` are (week's Monday, points that week), oldest first.
     """
     total, running = 0, []
-    for start, points in weeks:
-        total += points
+    for start, scored in weeks:
+        total += scored
         running.append((start, total))
     top = max((v for _, v in running), default=0) or 10
     span = max(len(running) - 1, 1)
@@ -67,7 +67,7 @@ def places_bars(counts: dict[str, dict[int, int]], names: dict[str, str]) -> dic
     bars = []
     for n, (ruleset, by_place) in enumerate(sorted(counts.items())):
         y = TOP + n * (row_h + gap)
-        x = label_w
+        x: float = label_w
         parts = []
         for place in sorted(by_place):
             w = plot_w * by_place[place] / widest

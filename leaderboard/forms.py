@@ -3,6 +3,8 @@ sense (an old or hand-edited link) falls back to its default instead of an error
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from ludopat.numbers import AsciiIntegerField
@@ -15,8 +17,8 @@ SEARCH_MAX = 150  # a username is at most 150 characters
 class SearchField(forms.CharField):
     """Search text as far as it can name a player: NUL bytes dropped, cut at SEARCH_MAX."""
 
-    def to_python(self, value):
-        return super().to_python(value).replace("\x00", "")[:SEARCH_MAX]
+    def to_python(self, value: Any) -> str:
+        return (super().to_python(value) or "").replace("\x00", "")[:SEARCH_MAX]
 
 
 class LeaderboardForm(forms.Form):
@@ -27,7 +29,7 @@ class LeaderboardForm(forms.Form):
     me = forms.CharField(required=False, max_length=10)
     page = AsciiIntegerField(min_value=1, required=False)
 
-    def value(self, name: str, default=None):
+    def value(self, name: str, default: Any = None) -> Any:
         """The field's checked value, or `default` if it is missing or makes no sense."""
         self.is_valid()
         return self.cleaned_data.get(name) or default

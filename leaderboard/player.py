@@ -8,10 +8,13 @@ the places chart is one grouped count over the player's results.
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import date
+from typing import Any
 
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.db.models import Count
 
+from accounts.models import User
 from games.models import RULESET_NAMES
 
 from .charts import places_bars, points_line
@@ -24,7 +27,7 @@ NAMES = {ALL_RULESETS: "All rule sets", **RULESET_NAMES}
 BOARD_NAMES = dict(Board.choices)
 
 
-def player_page(player, page_number: str | None) -> dict:
+def player_page(player: User, page_number: str | None) -> dict[str, Any]:
     return {
         "player": player,
         "totals": totals(player),
@@ -34,7 +37,7 @@ def player_page(player, page_number: str | None) -> dict:
     }
 
 
-def totals(player) -> list[dict]:
+def totals(player: User) -> list[dict[str, Any]]:
     """All-time rank and sums per rule set and board, rule sets in a fixed order."""
     rows = with_ranks(Standing.objects.filter(user=player, period=Period.ALL))
     order = {name: n for n, name in enumerate(RULESET_ORDER)}
@@ -50,11 +53,11 @@ def totals(player) -> list[dict]:
     ]
 
 
-def recent_rounds(player, page_number: str | None):
+def recent_rounds(player: User, page_number: str | None) -> Page[Result]:
     """One page of the player's rounds, newest first, each with its opponents (`.others`)."""
     mine = Result.objects.filter(user=player).select_related("round").order_by("-finished_at", "pk")
     page = Paginator(mine, PER_PAGE).get_page(page_number)
-    others = defaultdict(list)
+    others: defaultdict[int, list[Result]] = defaultdict(list)
     ids = [r.round_id for r in page.object_list]
     for other in (
         Result.objects.filter(round_id__in=ids)
@@ -64,12 +67,13 @@ def recent_rounds(player, page_number: str | None):
     ):
         others[other.round_id].append(other)
     for result in page.object_list:
-        result.others = others[result.round_id]
-        result.ruleset_name = NAMES.get(result.ruleset, result.ruleset)
+        # Read by the template: attributes of this page's rows only.
+        result.others = others[result.round_id]  # type: ignore[attr-defined]
+        result.ruleset_name = NAMES.get(result.ruleset, result.ruleset)  # type: ignore[attr-defined]
     return page
 
 
-def weekly_points(player) -> list[tuple]:
+def weekly_points(player: User) -> list[tuple[date, int]]:
     """(week's Monday, points) for every week the player has a counted round in, oldest first."""
     return list(
         Standing.objects.filter(
@@ -80,7 +84,7 @@ def weekly_points(player) -> list[tuple]:
     )
 
 
-def places_per_ruleset(player) -> dict[str, dict[int, int]]:
+def places_per_ruleset(player: User) -> dict[str, dict[int, int]]:
     counts: dict[str, dict[int, int]] = defaultdict(dict)
     rows = (
         Result.objects.filter(user=player, counted=True)

@@ -13,11 +13,15 @@ UTC day count.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from itertools import combinations
+from typing import Any
 
 from django.db import connections, router
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field, ForeignObjectRel, Model
 from django.utils import timezone
 
 from games.models import Game, Round, Seat
@@ -87,15 +91,17 @@ def record_round(
     return kept
 
 
-def write_rounds(rounds: list[FinishedRound], tables=None) -> list[Result]:
+def write_rounds(
+    rounds: list[FinishedRound], tables: tuple[type[Any], ...] | None = None
+) -> list[Result]:
     """Write the results of `rounds` (oldest first) and add them to the standings.
 
-    `tables` = (Result, Standing, PairDay) lets the data migration pass its historical models.
+    `tables` = (Result, Standing, PairDay) lets the data migration pass its historical models (so Any).
     """
     result_model, standing_model, pair_model = tables or (Result, Standing, PairDay)
     rounds = sorted(rounds, key=lambda r: r.when)
     counted = _apply_daily_limit(rounds, pair_model)
-    rows = []
+    rows: list[Result] = []
     for n, played in enumerate(rounds):
         void = played.how in UNRANKED
         seats = {s.index: s for s in played.seats}
@@ -129,7 +135,7 @@ def write_rounds(rounds: list[FinishedRound], tables=None) -> list[Result]:
 # --- the 5-a-day rule --------------------------------------------------------------------------------
 
 
-def _apply_daily_limit(rounds: list[FinishedRound], pair_model) -> list[set[int]]:
+def _apply_daily_limit(rounds: list[FinishedRound], pair_model: type[Model]) -> list[set[int]]:
     """For each round, the seat indexes whose account may still score: a round counts for an account
     unless it already played 5 counted rounds that UTC day with another account at the table."""
     wanted = sorted(
@@ -175,7 +181,7 @@ def _apply_daily_limit(rounds: list[FinishedRound], pair_model) -> list[set[int]
     return out
 
 
-def _as_date(value) -> date:
+def _as_date(value: str | date) -> date:
     return date.fromisoformat(value) if isinstance(value, str) else value
 
 
@@ -201,7 +207,7 @@ def period_starts(when: datetime) -> list[tuple[str, date]]:
     ]
 
 
-def standing_keys(row) -> list[tuple]:
+def standing_keys(row: Result) -> list[tuple[int | None, str, str, str, date]]:
     """Every Standing a counted result adds to: its rule set and all rule sets, on the all-games board
     (and the against-people one), in its week, month and all time."""
     boards = [Board.ALL, Board.PEOPLE] if row.against_people else [Board.ALL]
@@ -213,7 +219,7 @@ def standing_keys(row) -> list[tuple]:
     ]
 
 
-def _add_to_standings(rows: list, standing_model) -> None:
+def _add_to_standings(rows: list[Result], standing_model: type[Model]) -> None:
     """Add counted results to their Standing rows: one INSERT ... ON CONFLICT DO UPDATE per chunk
     that adds to the sums in the database (rows in key order, so concurrent rounds lock in one order
     and never deadlock; no read-modify-write, so nothing is lost between two transactions)."""
@@ -248,7 +254,14 @@ def _add_to_standings(rows: list, standing_model) -> None:
     )
 
 
-def _upsert(model, keys, fields, rows, update: str, returning=None) -> list[tuple]:
+def _upsert(
+    model: type[Model],
+    keys: list[str],
+    fields: list[str],
+    rows: Sequence[tuple[Any, ...]],
+    update: str,
+    returning: list[str] | None = None,
+) -> list[tuple[Any, ...]]:
     """INSERT `rows` (tuples: `keys` then `fields`) ... ON CONFLICT (keys) DO UPDATE SET `update`
     (column names in braces), in chunks; the RETURNING rows if `returning` names columns. Rows go in
     key order, so two transactions lock shared rows in the same order and never deadlock; the sums
@@ -278,7 +291,9 @@ def _upsert(model, keys, fields, rows, update: str, returning=None) -> list[tupl
     return found
 
 
-def _adapter(field, connection):
+def _adapter(
+    field: Field[Any, Any] | ForeignObjectRel, connection: BaseDatabaseWrapper
+) -> Callable[[Any], Any]:
     """How a value goes to the database: only dates and times need converting."""
     kind = field.get_internal_type()
     if kind == "DateTimeField":

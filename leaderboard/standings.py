@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from accounts.models import User
 from games.models import RULESETS
 
 from .models import ALL_RULESETS, Board, Period, Standing
@@ -98,15 +100,17 @@ def with_ranks(rows: QuerySet) -> QuerySet:
     return rows.annotate(rank=rank)
 
 
-def _count(rows: QuerySet):
+def _count(rows: QuerySet) -> Coalesce:
     """COUNT(*) of `rows` as a subquery expression (0 when there are none)."""
     counted = rows.order_by().values("start").annotate(n=Count("*")).values("n")
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
-def standing_of(user, window: Window, ruleset: str, board: str) -> Standing | None:
+def standing_of(
+    user: User | AnonymousUser, window: Window, ruleset: str, board: str
+) -> Standing | None:
     """The user's row in this table, with its `.rank`, or None."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return None
     return with_ranks(
         Standing.objects.filter(

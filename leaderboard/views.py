@@ -33,7 +33,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     filters = {"period": window.slug, "ruleset": ruleset, "board": board}
 
     mine = standing_of(request.user, window, ruleset, board)
-    my_rank = mine.rank if mine else None
+    my_rank = mine.rank if mine else None  # type: ignore[attr-defined]  # annotated by with_ranks
     if query.value("me") and my_rank:
         page = (my_rank - 1) // PER_PAGE + 1  # "jump to my rank" works without JavaScript
         return redirect(f"{reverse('leaderboard')}?{urlencode({**filters, 'page': page})}#me")

@@ -7,9 +7,14 @@ grant exactly once, however the account was created.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import IntegrityError, transaction
 
 from .models import LedgerAccount, LedgerTransaction
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 Kind = LedgerAccount.Kind
 
@@ -55,6 +60,6 @@ def locked_wallet(user_id: int) -> LedgerAccount:
     return LedgerAccount.objects.select_for_update().get(pk=wallet.pk)
 
 
-def escrow_of(game) -> LedgerAccount:
+def escrow_of(game: Game) -> LedgerAccount:
     account, _ = LedgerAccount.objects.get_or_create(kind=Kind.ESCROW, game=game)
     return account

@@ -6,6 +6,8 @@ by the database, so a game can never be paid twice, whoever tries.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db.models import Sum
 
 from . import rules
@@ -13,10 +15,13 @@ from .books import escrow_of, house, wallet_of
 from .models import LedgerAccount, LedgerEntry, LedgerTransaction
 from .posting import post
 
+if TYPE_CHECKING:
+    from games.models import Game
+
 Kind = LedgerTransaction.Kind
 
 
-def hold_stake(game, user_id: int, stake: int) -> LedgerTransaction:
+def hold_stake(game: Game, user_id: int, stake: int) -> LedgerTransaction:
     """Move the player's stake from their wallet into the game's escrow (NotEnoughCoins if short)."""
     wallet = wallet_of(user_id)
     return post(
@@ -28,7 +33,7 @@ def hold_stake(game, user_id: int, stake: int) -> LedgerTransaction:
     )
 
 
-def stakes_held(game) -> dict[int, int]:
+def stakes_held(game: Game) -> dict[int, int]:
     """{user id: coins they staked} for the game's escrow."""
     rows = (
         LedgerEntry.objects.filter(
@@ -42,11 +47,11 @@ def stakes_held(game) -> dict[int, int]:
     return {row["account__user_id"]: -row["paid"] for row in rows}
 
 
-def is_closed(game) -> bool:
+def is_closed(game: Game) -> bool:
     return LedgerTransaction.objects.filter(closes__game=game, closes__kind="escrow").exists()
 
 
-def refund(game, reason: str, held: dict[int, int] | None = None) -> dict[int, int]:
+def refund(game: Game, reason: str, held: dict[int, int] | None = None) -> dict[int, int]:
     """Give every stake back; returns {user id: 0} (nobody won or lost)."""
     escrow = escrow_of(game)
     held = stakes_held(game) if held is None else held
@@ -56,7 +61,7 @@ def refund(game, reason: str, held: dict[int, int] | None = None) -> dict[int, i
 
 
 def pay_winner(
-    game, winner_id: int, reason: str, held: dict[int, int] | None = None
+    game: Game, winner_id: int, reason: str, held: dict[int, int] | None = None
 ) -> dict[int, int]:
     """The winner takes the pot less the house's cut; returns {user id: coins won (+) or lost (-)}."""
     escrow = escrow_of(game)

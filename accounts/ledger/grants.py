@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, date
 
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
@@ -27,7 +27,7 @@ def coins_in_escrow(user_id: int) -> int:
     return -(held or 0)
 
 
-def utc_today():
+def utc_today() -> date:
     return timezone.now().astimezone(UTC).date()
 
 

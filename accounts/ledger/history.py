@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from . import rules
 from .books import wallet_of
@@ -28,7 +28,7 @@ def summary(user_id: int) -> WalletSummary:
     return WalletSummary(wallet.balance, held, wallet.balance + held < floor and not claimed, floor)
 
 
-def history(user_id: int):
+def history(user_id: int) -> QuerySet[LedgerEntry]:
     """The wallet's entries, newest first, each with its transaction, game and the house's cut."""
     house_cut = LedgerEntry.objects.filter(
         transaction=OuterRef("transaction"), account__kind=LedgerAccount.Kind.HOUSE

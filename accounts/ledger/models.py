@@ -6,6 +6,8 @@ Imported by accounts/models.py so Django finds them. Services that write them li
 
 from __future__ import annotations
 
+from typing import Any, NoReturn
+
 from django.conf import settings
 from django.db import models
 
@@ -13,10 +15,10 @@ from django.db import models
 class AppendOnlyQuerySet(models.QuerySet):
     """Bulk updates and deletes are refused: the ledger's history is never rewritten."""
 
-    def update(self, **kwargs):
+    def update(self, **kwargs: Any) -> NoReturn:
         raise LedgerIsAppendOnly(f"{self.model.__name__} rows are never changed.")
 
-    def delete(self):
+    def delete(self) -> NoReturn:
         raise LedgerIsAppendOnly(f"{self.model.__name__} rows are never deleted.")
 
 
@@ -94,7 +96,7 @@ class LedgerAccount(models.Model):
     def is_cached(self) -> bool:
         return self.kind in self.CACHED
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise LedgerIsAppendOnly("Ledger accounts are never deleted.")
 
 
@@ -137,12 +139,12 @@ class LedgerTransaction(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}: {self.reason}"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise LedgerIsAppendOnly("Ledger transactions are never changed.")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise LedgerIsAppendOnly("Ledger transactions are never deleted.")
 
 
@@ -171,12 +173,12 @@ class LedgerEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.amount:+d} on {self.account}"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise LedgerIsAppendOnly("Ledger entries are never changed.")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise LedgerIsAppendOnly("Ledger entries are never deleted.")
 
 

@@ -9,11 +9,15 @@ should anything ever bypass this.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 
 from .errors import NotEnoughCoins
 from .models import LedgerAccount, LedgerEntry, LedgerTransaction
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 Leg = tuple[LedgerAccount, int]
 
@@ -35,7 +39,7 @@ def post(
     reason: str,
     legs: Sequence[Leg],
     *,
-    game=None,
+    game: Game | None = None,
     closes: LedgerAccount | None = None,
     short_message: str = "",
 ) -> LedgerTransaction:

@@ -12,10 +12,12 @@ LUDOPAT_STAKE_TIERS      quick match's stakes (50, 100, 250, 500, 1,000)
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 
-def _setting(name: str, default):
+def _setting(name: str, default: Any) -> Any:
     return getattr(settings, name, default)
 
 

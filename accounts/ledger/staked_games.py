@@ -6,9 +6,14 @@
 
 from __future__ import annotations
 
-from django.db.models import F, Q
+from typing import TYPE_CHECKING
+
+from django.db.models import F, Q, QuerySet
 
 from .models import LedgerAccount
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 LIMIT = 20
 
@@ -45,12 +50,12 @@ def staked_game_problems() -> list[str]:
             found.append(
                 f"Staked games {status} whose escrow does not hold {players} stake(s): "
                 + ", ".join(
-                    f"{a.game_id} holds {a.balance} (stake {a.game.stake})"
+                    f"{a.game_id} holds {a.balance} (stake {a.game.stake})"  # type: ignore[union-attr]  # an escrow has a game
                     for a in wrong.select_related("game")[:LIMIT]
                 )
             )
     return found
 
 
-def _ids(games) -> str:
+def _ids(games: QuerySet[Game]) -> str:
     return ", ".join(str(pk) for pk in games.values_list("pk", flat=True)[:LIMIT])

@@ -6,6 +6,7 @@ reads, so each page shows it to the Admin group (`alarm`) until a later check fi
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.utils import timezone
 
@@ -29,7 +30,7 @@ def check() -> list[str]:
     return found
 
 
-def alarm(user) -> LedgerCheck | None:
+def alarm(user: Any) -> LedgerCheck | None:
     """The last check, if it found problems and `user` may read the ledger (the Admin group)."""
     # Staff first, as moderation asks (accounts.moderation): a player's page costs no query here.
     # getattr: pages rendered without a context (the 500 page) have "" for a user.

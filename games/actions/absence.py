@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
@@ -33,14 +33,14 @@ DESERTED_SECONDS = 60  # a staked game no player has been at for this long is vo
 DESERTED_TEXT = "Both players left: the game is void and both stakes were returned."
 
 
-def absent_since(game: Game, seat: Seat, connected: set[int]):
+def absent_since(game: Game, seat: Seat, connected: set[int]) -> datetime | None:
     """Since when a seated player has been away (never connected: since the start)."""
     if seat.pk in connected:
         return None
     return seat.last_seen or game.started
 
 
-def can_hand_over(game: Game, seat: Seat, connected: set[int], now=None) -> bool:
+def can_hand_over(game: Game, seat: Seat, connected: set[int], now: datetime | None = None) -> bool:
     if game.mode != Game.Mode.FRIENDS or game.status != Game.Status.PLAYING:
         return False
     if seat.kind != Seat.Kind.HUMAN or seat.bot_controlled or seat.resigned:
@@ -136,8 +136,9 @@ def _restore_deadline(game: Game, seat: Seat) -> None:
     current = turn_seat(game, seats_in(game), engine_state(game))
     if current is None or current.pk != seat.pk or current.is_bot:
         return
-    if game.deadline is not None and game.deadline < game.turn_deadline:
-        game.deadline = max(game.turn_deadline, timezone.now())
+    # (_clock_runs: the turn has its deadline)
+    if game.deadline is not None and game.deadline < game.turn_deadline:  # type: ignore[operator]
+        game.deadline = max(game.turn_deadline, timezone.now())  # type: ignore[type-var]
         game.save(update_fields=["deadline"])
         schedule_deadline_on_commit(game)
 
@@ -149,7 +150,7 @@ def _restore_deadline(game: Game, seat: Seat) -> None:
 # each never comes). Such a game is voided instead: every stake goes back.
 
 
-def _deserted(now) -> QuerySet[Game]:
+def _deserted(now: datetime) -> QuerySet[Game]:
     """Staked games in play in which no seat has had a socket close, or done anything, for
     DESERTED_SECONDS (the database's half of the question; presence answers the other)."""
     since = now - timedelta(seconds=DESERTED_SECONDS)
@@ -168,7 +169,7 @@ def _nobody_here(game: Game, seats: list[Seat]) -> bool:
     return not any(seat.pk in here for seat in seats if seat.kind == Seat.Kind.HUMAN)
 
 
-def do_void_deserted(game_id: str, now=None) -> bool:
+def do_void_deserted(game_id: str, now: datetime | None = None) -> bool:
     """Void a staked game nobody has been at for DESERTED_SECONDS, refunding both stakes (finish_round's
     "void", so the ledger refunds); False if someone is back, or it ended, since it was listed."""
     now = now or timezone.now()

@@ -34,7 +34,7 @@ class TooFast(GameError):
 
 def rate() -> tuple[int, int]:
     """(messages, seconds) a player may send."""
-    return tuple(getattr(settings, "LUDOPAT_CHAT_RATE", (5, 10)))  # type: ignore[return-value]
+    return tuple(getattr(settings, "LUDOPAT_CHAT_RATE", (5, 10)))
 
 
 def clean_text(text: str) -> str:
@@ -74,7 +74,7 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
             raise NotAllowed("Only the players of this game can chat.")
         if not chat_open(game):
             raise Conflict("The chat opens during pauses.")
-        user = get_user_model().objects.filter(pk=actor.user_id).first()
+        user = get_user_model().objects.filter(pk=actor.user_id).first()  # type: ignore[misc]  # None: nobody
         if user is None:
             raise NotAllowed("Log in to chat.")
         muted = mute_notice(user)

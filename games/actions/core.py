@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -109,7 +111,7 @@ def remember(game: Game, state: engine.State) -> None:
     _STATES.put((game.pk, game.round, game.version), state)
 
 
-def seat_of_player(seats: list[Seat], colours) -> Seat:
+def seat_of_player(seats: list[Seat], colours: Iterable[str]) -> Seat:
     colours = list(colours)
     for seat in seats:
         if list(seat.colours) == colours:
@@ -164,7 +166,7 @@ def lock_game(game_id: str) -> Game:
         ) from None
 
 
-def lock_games(game_ids) -> list[Game]:
+def lock_games(game_ids: Iterable[str]) -> list[Game]:
     """Several games' rows, locked in ascending id order (see the lock order above); games that no
     longer exist are left out."""
     ids = sorted(set(game_ids))
@@ -192,7 +194,7 @@ def record_action(
     data: dict | None = None,
     text: str = "",
     auto: str = "",
-    deadline=None,
+    deadline: datetime | None = None,
 ) -> Action:
     """Append to the action log and bump the version: every change a viewer can see does both."""
     game.version += 1
@@ -247,7 +249,7 @@ def stop_clock(game: Game) -> None:
     game.deadline = game.turn_deadline = game.paused_remaining_ms = None
 
 
-def act_at(game: Game, seat: Seat, now, connected: set[int] | None = None):
+def act_at(game: Game, seat: Seat, now: datetime, connected: set[int] | None = None) -> datetime:
     """When the bot plays the acting `seat`'s action: at its own deadline, or earlier if the seat is
     away (after a short delay) or its player has had no connection for the grace period."""
     turn = game.turn_deadline or now + timedelta(seconds=game.timer_seconds)
@@ -262,7 +264,9 @@ def act_at(game: Game, seat: Seat, now, connected: set[int] | None = None):
     return turn
 
 
-def arm_timer(game: Game, seats: list[Seat], state, remaining: float | None = None) -> None:
+def arm_timer(
+    game: Game, seats: list[Seat], state: engine.State, remaining: float | None = None
+) -> None:
     """Set the next action's deadline (inside the action's transaction) and schedule its task on commit.
 
     `remaining` (seconds) restarts a clock a pause stopped; otherwise the action gets a full timer.
@@ -291,12 +295,12 @@ def schedule_deadline_on_commit(game: Game) -> None:
     transaction.on_commit(lambda: schedule_deadline(game_id, version, deadline))
 
 
-def schedule_deadline(game_id: str, version: int, deadline) -> None:
+def schedule_deadline(game_id: str, version: int, deadline: datetime) -> None:
     """The task that acts at `deadline` if the game is still at `version` (the sweeper backs it up)."""
     send_task("games.tasks.game_deadline", (game_id, version), eta=deadline)
 
 
-def send_task(name: str, args: tuple, **options) -> bool:
+def send_task(name: str, args: tuple, **options: Any) -> bool:
     """Queue a Celery task by name (games.tasks imports this package, never the other way round).
 
     A failure (the broker is down) is logged, not raised: the action is already committed, and every
@@ -323,7 +327,7 @@ def bot_delay() -> float:
     return float(getattr(settings, "LUDOPAT_BOT_DELAY", 0.9))
 
 
-def back_computer_turn(game: Game, seats: list[Seat] | None, state) -> None:
+def back_computer_turn(game: Game, seats: list[Seat] | None, state: engine.State | None) -> None:
     """If a computer is to act next, give the game a backup deadline (its delay + 5 s): the sweeper
     plays the turn if its task is lost (broker down, worker killed) or the bot fails."""
     game._bot_to_act = False

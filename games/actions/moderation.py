@@ -9,13 +9,15 @@ import logging
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts import audit
 from accounts.errors import ModerationError
+from accounts.models import User
 
 from .. import broadcast
-from ..models import Action, ChatMessage, Game, Seat
+from ..models import Action, ChatMessage, Game, Round, Seat
 from .core import lock_game, lock_games, record_action, save_game, seats_in
 from .leaving import give_up_for_ban
 from .rounds import finish_round
@@ -23,7 +25,7 @@ from .rounds import finish_round
 log = logging.getLogger(__name__)
 
 
-def _require(moderator, permission: str) -> None:
+def _require(moderator: User, permission: str) -> None:
     if not (moderator.is_active and moderator.is_staff and moderator.has_perm(permission)):
         raise ModerationError("You don't have permission to do that.")
 
@@ -31,7 +33,7 @@ def _require(moderator, permission: str) -> None:
 # --- chat ----------------------------------------------------------------------------------------------
 
 
-def do_hide_message(moderator, message: ChatMessage, reason: str) -> ChatMessage:
+def do_hide_message(moderator: User, message: ChatMessage, reason: str) -> ChatMessage:
     """The message disappears from every open page at once and from the chat for good (it stays in
     the database for the record and the audit log)."""
     _require(moderator, "games.hide_chatmessage")
@@ -58,7 +60,7 @@ def do_hide_message(moderator, message: ChatMessage, reason: str) -> ChatMessage
 # --- void ----------------------------------------------------------------------------------------------
 
 
-def do_void(moderator, game_id: str, reason: str) -> Game:
+def do_void(moderator: User, game_id: str, reason: str) -> Game:
     """End the round in play for nobody: stakes go back (finish_round's settlement), no result counts,
     and both players see why on their board at once."""
     _require(moderator, "games.void_game")
@@ -89,7 +91,7 @@ def do_void(moderator, game_id: str, reason: str) -> Game:
 # --- a banned player's games ---------------------------------------------------------------------------
 
 
-def remove_banned_player(user) -> None:
+def remove_banned_player(user: User) -> None:
     """A ban counts as the player giving up, at that moment, everywhere they sit. Called inside the
     ban's transaction, which holds the account's row: the player's rooms and games are locked next (the
     lock order of games.actions.core) and each is decided on as it is then. Rooms not started: they
@@ -135,7 +137,7 @@ def give_up_banned_seats(limit: int = 100) -> int:
     return swept
 
 
-def _live_rooms_of(user_id: int):
+def _live_rooms_of(user_id: int) -> QuerySet[Seat, str]:
     """Ids of the rooms where the account holds a seat it hasn't given up, waiting or in play."""
     return (
         Seat.objects.filter(user_id=user_id, resigned=False, game__mode=Game.Mode.FRIENDS)
@@ -147,7 +149,7 @@ def _live_rooms_of(user_id: int):
 # --- a finished round's result -------------------------------------------------------------------------
 
 
-def do_void_result(moderator, round_, reason: str) -> int:
+def do_void_result(moderator: User, round_: Round, reason: str) -> int:
     """Take a finished round out of the standings: its results are marked void and what they added to
     the standings is taken away again. Coins already paid stay paid (a correction is a coin
     adjustment). Returns how many results stopped counting."""

@@ -45,7 +45,9 @@ def finish_round(game: Game, seats: list[Seat], places: list[int], how: str) -> 
     return coins
 
 
-def gave_up_last(seats: list[Seat], quitters: list[Seat], state_places: list[int] | None = None):
+def gave_up_last(
+    seats: list[Seat], quitters: list[Seat], state_places: list[int] | None = None
+) -> list[int]:
     """Places for a round that `quitters` gave up: everyone else first (in `state_places` order where
     the engine already ranked them, else seat order), the quitters last."""
     out = {s.index for s in quitters}
@@ -59,7 +61,7 @@ def gave_up_last(seats: list[Seat], quitters: list[Seat], state_places: list[int
 
 def _banned(seat: Seat) -> bool:
     """A banned account's seat: it gave up when the ban came, and gives up every round after it."""
-    return seat.user_id is not None and seat.user.is_banned
+    return seat.user is not None and seat.user.is_banned
 
 
 def _humans(seats: list[Seat]) -> list[Seat]:

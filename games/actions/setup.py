@@ -142,7 +142,7 @@ def do_join(game_id: str, actor: Actor) -> Seat:
     """A guest with the link takes the first open seat of a friends room."""
     with transaction.atomic():
         game = lock_game(game_id)
-        if not actor.is_authenticated:
+        if actor.user_id is None:  # not logged in
             raise NotAllowed("Sign up or log in to take a seat.")
         seats = seats_in(game)
         refuse_banned(game, seats, actor)  # the joining account's own row, read under the lock

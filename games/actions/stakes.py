@@ -20,10 +20,11 @@ from __future__ import annotations
 import hashlib
 import json
 import zlib
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from accounts import browsers
@@ -120,6 +121,13 @@ def _needs_account(actor: Actor, what: str) -> None:
         raise NotAllowed(f"Sign up or log in to {what}: staked rooms are played for coins.")
 
 
+def _account(actor: Actor) -> int:
+    """The actor's account id, where _needs_account has made sure there is one."""
+    if actor.user_id is None:
+        raise NotAllowed("Sign up or log in: staked rooms are played for coins.")
+    return actor.user_id
+
+
 # --- idempotency keys ---------------------------------------------------------------------------------
 
 
@@ -150,11 +158,11 @@ def _first_answer(
     try:
         with transaction.atomic():
             claimed = StakeRequest.objects.create(
-                user_id=actor.user_id, key=key, fingerprint=fingerprint
+                user_id=_account(actor), key=key, fingerprint=fingerprint
             )
             return claimed, None
     except IntegrityError:
-        first = StakeRequest.objects.select_related("game").get(user_id=actor.user_id, key=key)
+        first = StakeRequest.objects.select_related("game").get(user_id=_account(actor), key=key)
         if first.fingerprint and first.fingerprint != fingerprint:
             raise GameError(KEY_REUSED, status=422) from None
         return None, first.game
@@ -191,12 +199,12 @@ def create_staked_room(
     if timer_seconds not in staked_timers():
         raise GameError("A staked room's timer is 10, 15 or 30 seconds per action.")
     with transaction.atomic():
-        books.locked_wallet(actor.user_id)  # this player's coin decisions, one at a time
+        books.locked_wallet(_account(actor))  # this player's coin decisions, one at a time
         request, first = _first_answer(actor, key, ("create", ruleset, stake, timer_seconds, quick))
         if first is not None:
             return first
-        check_stake_for(actor.user_id, stake)
-        if open_entry_of(actor.user_id):
+        check_stake_for(_account(actor), stake)
+        if open_entry_of(_account(actor)):
             raise Conflict("You already have an open staked room or quick match: cancel it first.")
         game = create_game(
             actor,
@@ -210,7 +218,7 @@ def create_staked_room(
         game.quick = quick
         game.message = f"Waiting for an opponent to stake {stake:,} coins."
         game.save(update_fields=["stake", "quick", "message"])
-        escrow.hold_stake(game, actor.user_id, stake)
+        escrow.hold_stake(game, _account(actor), stake)
         return _answer(request, game)
 
 
@@ -226,8 +234,8 @@ def _refuse_joining(game: Game, actor: Actor) -> None:
     if game.owner_id == actor.user_id:
         raise Conflict("This is your own room: wait for an opponent, or cancel it.")
     if game.invitee_id is not None and game.invitee_id != actor.user_id:
-        raise NotAllowed(f"This rematch is offered to {game.invitee.username} only.")
-    if browsers.share_a_browser(actor.user_id, game.owner_id):
+        raise NotAllowed(f"This rematch is offered to {game.invitee.username} only.")  # type: ignore[union-attr]  # invitee_id is set
+    if browsers.share_a_browser(_account(actor), game.owner_id):  # type: ignore[arg-type]  # None: no match
         raise NotAllowed(SAME_BROWSER)
     if game.status == Game.Status.PLAYING:
         raise Conflict("Someone else joined this room first; it is full.")
@@ -250,13 +258,13 @@ def join_staked_room(actor: Actor, game_id: str, key: str | None = None) -> Game
             game, seats, actor
         )  # a ban that committed after this request was authenticated
         _refuse_joining(game, actor)
-        check_stake_for(actor.user_id, game.stake)
+        check_stake_for(_account(actor), game.stake)
         _seat_and_start(game, seats, actor)
         return _answer(request, game)
 
 
 def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
-    escrow.hold_stake(game, actor.user_id, game.stake)
+    escrow.hold_stake(game, _account(actor), game.stake)
     seat = next(s for s in seats if s.kind == Seat.Kind.OPEN)
     seat.kind, seat.user_id, seat.player_key, seat.name = (
         Seat.Kind.HUMAN,
@@ -269,7 +277,7 @@ def _seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
     from .. import presence
 
     presence.seated(game.pk, [seat.pk])
-    record_action(game, Action.Kind.JOIN, seat, text=f"{user_ref(actor.user_id)} joined.")
+    record_action(game, Action.Kind.JOIN, seat, text=f"{user_ref(_account(actor))} joined.")
     start_round(game, seats)
 
 
@@ -319,7 +327,7 @@ def quick_match(
         waiting = (
             Game.objects.filter(quick=True, stake=stake, ruleset=ruleset, status=Game.Status.OPEN)
             .exclude(owner_id=actor.user_id)
-            .exclude(owner_id__in=browsers.accounts_sharing_a_browser_with(actor.user_id))
+            .exclude(owner_id__in=browsers.accounts_sharing_a_browser_with(_account(actor)))
             .order_by("created", "pk")
             .values_list("pk", flat=True)
         )
@@ -327,7 +335,7 @@ def quick_match(
             game = lock_game(game_id)
             if game.status != Game.Status.OPEN:
                 continue
-            check_stake_for(actor.user_id, stake)
+            check_stake_for(_account(actor), stake)
             _seat_and_start(game, seats_in(game), actor)
             return _answer(request, game)
         # Nobody to pair with: wait, still holding the queue's lock, so whoever presses next finds us.
@@ -384,7 +392,7 @@ def withdraw_unattended(limit: int = 200) -> int:
             continue
         now = time.time()
         redis.set(key, now, nx=True, ex=UNATTENDED_SECONDS * 4)
-        since = float(redis.get(key) or now)
+        since = float(redis.get(key) or now)  # type: ignore[arg-type]  # a synchronous client
         if now - since < UNATTENDED_SECONDS:
             continue
         try:
@@ -472,10 +480,10 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
             return first  # a repeated form: its first answer, and no second offer in the log
         new = create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds)
         new.rematch_of, new.invitee_id = old, opponent.user_id
-        new.message = f"Waiting for {user_ref(opponent.user_id)} to accept the rematch at {old.stake:,} coins."
+        new.message = f"Waiting for {user_ref(opponent.user_id)} to accept the rematch at {old.stake:,} coins."  # type: ignore[arg-type]  # the opponent has an account
         new.save(update_fields=["rematch_of", "invitee", "message"])
         _answer(request, new)
-        text = f"{user_ref(actor.user_id)} offers a rematch at {old.stake:,} coins."
+        text = f"{user_ref(_account(actor))} offers a rematch at {old.stake:,} coins."
         old.message = text
         record_action(old, Action.Kind.NEW_ROUND, mine[0], {"rematch": new.pk}, text)
         save_game(old, seats=seats)
@@ -485,7 +493,7 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
 # --- the lobby ----------------------------------------------------------------------------------------
 
 
-def open_rooms(limit: int):
+def open_rooms(limit: int) -> QuerySet[Game]:
     """Staked rooms waiting for an opponent, oldest first (quick-match entries and rematch offers,
     which are someone's alone, are not listed)."""
     return (
@@ -495,7 +503,7 @@ def open_rooms(limit: int):
     )
 
 
-def staked_records(user_ids) -> dict[int, tuple[int, int]]:
+def staked_records(user_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
     """{user id: (staked games won, lost)}, from the finished staked games they sat in: a win is the
     seat in first place. (Refunded games, which end abandoned, count as neither.)"""
     records: dict[int, list[int]] = {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Collection
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -14,7 +15,7 @@ from django.db.models import F
 from .. import engine, presence
 from ..actors import Actor, refuse_banned, seats_of
 from ..engine import fair
-from ..engine.bots import ROLL_ACTION, choose_action
+from ..engine.bots import choose_action
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import colour_name, describe, seat_label, who
@@ -47,7 +48,9 @@ def not_paused(game: Game) -> None:
         raise Conflict("The game is paused: resume it to play on.")
 
 
-def acting_seat(game: Game, seats: list[Seat], state, actor: Actor, seat_index) -> Seat:
+def acting_seat(
+    game: Game, seats: list[Seat], state: engine.State, actor: Actor, seat_index: int | None
+) -> Seat:
     """The seat whose turn it is, if `actor` may play it; otherwise why not."""
     mine = seats_of(game, seats, actor)
     if not mine:
@@ -108,7 +111,7 @@ def take_back(game: Game, seat: Seat) -> None:
         seat.save(update_fields=fields)
 
 
-AUTO_NOTES = {
+AUTO_NOTES: dict[str, str] = {
     Action.Auto.TIMEOUT: "Time's up: the computer plays for {name}.",
     Action.Auto.AWAY: "{name} is away: the computer plays.",
     Action.Auto.ABSENT: "{name} is disconnected: the computer plays.",
@@ -121,11 +124,11 @@ def _apply(
     seat: Seat,
     kind: str,
     data: dict,
-    new_state,
-    events,
+    new_state: engine.State,
+    events: list[engine.Event],
     auto: str = "",
-    deadline=None,
-):
+    deadline: datetime | None = None,
+) -> None:
     game.new_round_votes = []  # an accepted roll or move cancels a pending new-round request
     text = describe(events, who(seat), lambda p: who(seat_of_player(seats, game.players[p])))
     if auto in AUTO_NOTES:
@@ -140,7 +143,7 @@ def _apply(
     save_game(game, new_state, seats)
 
 
-def _site_places(game: Game, seats: list[Seat], state) -> list[int]:
+def _site_places(game: Game, seats: list[Seat], state: engine.State) -> list[int]:
     """Seat indexes in finishing order; players who resigned drop to the end."""
     order = [seat_of_player(seats, state.players[p]).index for p in state.places]
     resigned = [s.index for s in seats if s.resigned]
@@ -148,7 +151,12 @@ def _site_places(game: Game, seats: list[Seat], state) -> list[int]:
 
 
 def _roll(
-    game: Game, seats: list[Seat], seat: Seat, state, auto: str = "", deadline=None
+    game: Game,
+    seats: list[Seat],
+    seat: Seat,
+    state: engine.State,
+    auto: str = "",
+    deadline: datetime | None = None,
 ) -> engine.State:
     if not engine.can_roll(state):
         raise Conflict("Move a token first: the dice are already rolled.")
@@ -165,7 +173,9 @@ def _roll(
     return new_state
 
 
-def open_turn(game_id: str, actor: Actor, version: int | None, seat_index: int | None):
+def open_turn(
+    game_id: str, actor: Actor, version: int | None, seat_index: int | None
+) -> tuple[Game, list[Seat], engine.State, Seat]:
     """Lock the game and check that the actor may act now, on the board it saw (in a transaction)."""
     game = lock_game(game_id)
     seats = seats_in(game)
@@ -188,7 +198,7 @@ def do_roll(game_id: str, actor: Actor, version: int | None, seat_index: int | N
         return game
 
 
-def _move_data(chosen: engine.Move, die_named: bool, state) -> dict:
+def _move_data(chosen: engine.Move, die_named: bool, state: engine.State) -> dict:
     body: dict[str, Any] = {"token": [chosen.colour, chosen.index]}
     if die_named or len(set(state.dice)) > 1 or chosen.die == "total":
         body["die"] = chosen.die
@@ -266,13 +276,19 @@ def play_computer_turn(game_id: str, version: int, level: str | None) -> bool:
 
 
 def play_for(
-    game: Game, seats: list[Seat], seat: Seat, state, level: str, auto: str = "", deadline=None
+    game: Game,
+    seats: list[Seat],
+    seat: Seat,
+    state: engine.State,
+    level: str,
+    auto: str = "",
+    deadline: datetime | None = None,
 ) -> None:
     """The bot's next action for `seat` (the game row is locked by the caller)."""
     level = settlement.stand_in_level(game, seat, level)
     rng = random.Random(f"{game.pk}:{game.round}:{game.version}")  # noqa: S311  the bot's choice, not a die
     choice = choose_action(state, level, rng)
-    if choice == ROLL_ACTION:
+    if isinstance(choice, str):  # ROLL_ACTION, the only word it answers
         _roll(game, seats, seat, state, auto, deadline)
     else:
         new_state, events = engine.apply_move(state, choice)

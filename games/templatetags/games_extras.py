@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django import template
+from django.template import Context
 from django.utils.html import format_html, format_html_join
 
 register = template.Library()
@@ -19,7 +23,7 @@ PIPS = {
 
 
 @register.simple_tag
-def die_face(value) -> str:
+def die_face(value: int | str) -> str:
     value = int(value) if str(value).isdigit() else 0
     pips = format_html_join("", '<circle cx="{}" cy="{}" r="9"/>', PIPS.get(value, []))
     return format_html(
@@ -30,22 +34,22 @@ def die_face(value) -> str:
 
 
 @register.filter
-def ordinal_place(n) -> str:
+def ordinal_place(n: int | str) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(int(n), f"{n}th")
 
 
 @register.filter
-def make_range(n):
+def make_range(n: int | str) -> range:
     return range(int(n))
 
 
 @register.filter
-def by_place(seats):
+def by_place(seats: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted((s for s in seats if s.get("place")), key=lambda s: s["place"])
 
 
 @register.filter
-def first_place(seats):
+def first_place(seats: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
     for s in seats:
         if s.get("place") == 1:
             return s
@@ -53,7 +57,7 @@ def first_place(seats):
 
 
 @register.inclusion_tag("games/_continue.html", takes_context=True)
-def continue_games(context):
+def continue_games(context: Context) -> dict[str, Any]:
     from games.actions import unfinished_games
     from games.actors import actor_for
 
@@ -89,7 +93,7 @@ def ruleset_blurb(name: str) -> str:
 
 
 @register.inclusion_tag("games/_setup_form.html", takes_context=True)
-def setup_form(context, mode: str):
+def setup_form(context: Context, mode: str) -> dict[str, Any]:
     from games.views import MODE_FORMS
 
     return {"form": MODE_FORMS[mode](), "mode": mode, "csrf_token": context.get("csrf_token")}

@@ -3,16 +3,22 @@ after the settlement (from the ledger's closing transaction, so it is exactly wh
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import template
 
 from accounts.ledger.models import LedgerEntry, LedgerTransaction
 from games.staking_forms import new_key
 
+if TYPE_CHECKING:
+    from games.models import Game
+    from games.render import Viewpoint
+
 register = template.Library()
 
 
 @register.simple_tag
-def staked_outcome(game, vp) -> dict:
+def staked_outcome(game: Game, vp: Viewpoint | None) -> dict[str, Any]:
     """{"by_seat": {seat index: coins}, "mine": {"coins": n, "balance": n} or None, "rake": n}."""
     closing = (
         LedgerTransaction.objects.filter(game=game, closes__isnull=False)
@@ -62,12 +68,12 @@ def stake_form_key() -> str:
 
 
 @register.filter
-def coins_of(by_seat: dict, index) -> int | None:
+def coins_of(by_seat: dict[int, int], index: int) -> int | None:
     return by_seat.get(index)
 
 
 @register.simple_tag
-def staked_rematch(game, vp) -> dict:
+def staked_rematch(game: Game, vp: Viewpoint | None) -> dict[str, Any]:
     """{"room": the rematch room offered from this finished game or None, "mine": offered by this
     viewer}."""
     from games.actions.stakes import rematch_of
@@ -75,6 +81,7 @@ def staked_rematch(game, vp) -> dict:
     room = rematch_of(game) if game.status == "finished" else None
     mine = (
         room is not None
+        and room.owner_id is not None
         and game.seats.filter(index__in=getattr(vp, "seats", ()), user_id=room.owner_id).exists()
     )
     return {"room": room, "mine": mine}
