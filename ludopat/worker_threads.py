@@ -10,11 +10,24 @@ is self-contained, and Django gives each thread its own database connection (fro
 
 from __future__ import annotations
 
-from channels.db import database_sync_to_async
+import functools
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
 
 
 def db_call(func):
-    """`func` as an awaitable run in a pool thread, with Channels' closing of old database connections
-    around it (so a thread's connection goes back to the pool, even where a Redis call that failed fell
-    back to the database)."""
-    return database_sync_to_async(func, thread_sensitive=False)
+    """`func` as an awaitable run in a pool thread, its database connection handed back to the pool
+    when it returns. The closing runs inside the call, where the connection was opened: Channels'
+    `database_sync_to_async` closes around the call, outside it, and there it missed a consumer's
+    connection, which then stayed with the thread (tests/ludopat/test_threads.py)."""
+
+    @functools.wraps(func)
+    def closing(*args, **kwargs):
+        close_old_connections()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return sync_to_async(closing, thread_sensitive=False)
