@@ -18,6 +18,10 @@ a cache impossible to get wrong, and every cache of the process follows them:
    shows what changes without a new version: presence, the deadline, a rematch offer, and the names
    (a rename commits in any process); its tag holds all of them, and a fragment is served only for
    the same tag. Actions check the version only (games.actions.core.check_version).
+   ROWS are read for the pushes of a version only (`game_and_seats_at`): every other render (a page,
+   a POST's answer, the push of a change that makes no new version, such as presence, a deadline or a
+   rename) reads the game afresh and replaces them, so a socket's next render of that version shows
+   the change too; no time window.
 
 | cache     | key                      | value                                   | filled                        |
 |-----------|--------------------------|-----------------------------------------|-------------------------------|
@@ -25,8 +29,9 @@ a cache impossible to get wrong, and every cache of the process follows them:
 |           |                          |                                         | computed it, or of a replay   |
 | HISTORIES | (game, round, version)   | render.History (last token, roll, log)  | on commit of the render's read|
 | FRAGMENTS | "live:{game}:{viewpoint}"| (tag, names tag, HTML): newest only     | on commit of the render       |
-| ROWS      | (game, version)          | Rows: the game and seats as read        | on commit of the read; a newer|
-|           |                          | once committed                          | read of a version replaces it |
+| ROWS      | (game, version)          | Rows: the game and seats as read        | on commit of any read of them |
+|           |                          | once committed                          | (games.actions.game_and_seats)|
+|           |                          |                                         | the newest read replacing it  |
 
 Each is a bounded LRU (games.recent.Recent) shared by the threads of the process. Tests empty them all
 with `clear_all`.
