@@ -9,7 +9,6 @@ round's stays secret.
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
 
 from django.conf import settings
 from django.db import models
@@ -102,11 +101,6 @@ class Game(models.Model):
     updated = models.DateTimeField(auto_now=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
-
-    # Marks that games.actions.core sets on a loaded row, never stored: the (version, deadline) whose
-    # task is queued, and whether a computer acts next (its own task comes; no deadline task).
-    _scheduled: tuple[int, datetime]
-    _bot_to_act: bool
 
     class Meta:
         ordering = ["-updated"]

@@ -2,8 +2,8 @@
 or one seat of a friends room sees (whose tokens are clickable differs). Each viewpoint is rendered once
 per version and presence in each process, however many of its connections show it.
 
-The fragments are kept in the process, one per (game, viewpoint), tagged with what they were rendered
-from; only the newest is ever read again, so a new version replaces the last. They used to be shared
+The fragments are kept in the process (games.caches.FRAGMENTS), one per (game, viewpoint), tagged with
+what they were rendered from; only the newest is ever read again, so a new version replaces the last. They used to be shared
 through Redis, but a fragment is about 30 KB: writing every one and reading it back cost more than the
 renders it saved (in a two-player game most viewpoints are shown by one connection), and a process
 renders a viewpoint at most once per version anyway.
@@ -31,7 +31,7 @@ from django.utils.html import escape
 from accounts.moderation import mute_notice_for
 from leaderboard.points import points_for
 
-from . import actions, actors, broadcast, engine, presence
+from . import actions, actors, broadcast, caches, engine, presence
 from .actions import chat, pauses, stakes
 from .actors import Actor
 from .board_view import board_context
@@ -39,12 +39,8 @@ from .broadcast import fragment_tag
 from .engine.state import State
 from .models import Action, ChatMessage, Game, Round, Seat
 from .narration import colour_name, referenced_users, shown
-from .recent import Recent
 
 LOG_LENGTH = 40
-# (game, viewpoint) fragments kept per process: about 30 KB each, so at most some 30 MB. Each with its
-# tag (_rendered_from) and the names it shows (_names_tag).
-_FRAGMENTS: Recent[str, tuple[str, str, str]] = Recent(1000)
 
 
 @dataclass(frozen=True)
@@ -116,14 +112,14 @@ def render_toast(message: str) -> str:
 
 
 def _cached(key: str, tag: str, names: str | None = None) -> str | None:
-    found = _FRAGMENTS.get(key)
+    found = caches.FRAGMENTS.get(key)
     if found is not None and found[0] == tag and (names is None or found[1] == names):
         return found[2]
     return None
 
 
 def _keep(key: str, tag: str, names: str, html: str) -> None:
-    _FRAGMENTS.put(key, (tag, names, html))
+    caches.keep(caches.FRAGMENTS, key, (tag, names, html))
 
 
 def epoch_ms(when: datetime | None) -> int:
@@ -426,20 +422,15 @@ class History:
     rounds: tuple[int, ...]  # numbers of the rounds kept for replay
 
 
-# Each version appends one action (record_action: its seq is the version) and the log is never
-# rewritten, so a version's history never changes: kept per version in memory, as the engine state is,
-# so the viewpoints of one version (the mover's POST answer, the other seats', the spectators') read it
-# once per process.
-_HISTORIES: Recent[tuple[str, int, int], History] = Recent(2048)
-
-
 def _history(game: Game) -> History:
+    """The version's history, read once per process for all its viewpoints (the mover's POST answer,
+    the other seats', the spectators'): games.caches.HISTORIES."""
     key = (game.pk, game.round, game.version)
-    found = _HISTORIES.get(key)
+    found = caches.HISTORIES.get(key)
     if found is not None:
         return found
     history = _one_step_on(game) or _read_history(game)
-    _HISTORIES.put(key, history)
+    caches.keep(caches.HISTORIES, key, history)
     return history
 
 
@@ -447,7 +438,7 @@ def _one_step_on(game: Game) -> History | None:
     """This version's history from the last version's, kept here, and the one action between them (one
     query instead of four). Only a roll or a move in a round still being played: anything else may
     end a round or start one, and is read in full."""
-    previous = _HISTORIES.get((game.pk, game.round, game.version - 1))
+    previous = caches.HISTORIES.get((game.pk, game.round, game.version - 1))
     if previous is None or game.status != Game.Status.PLAYING:
         return None
     step = (

@@ -172,7 +172,7 @@ def action(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
     socket = request.headers.get("X-Live-Socket", "") if request.htmx else ""
     try:
         with broadcast.answering(socket):
-            done = commands.run(name, game_id, actor, data, seen)
+            commands.run(name, game_id, actor, data, seen)
     except GameError as error:
         return _refused(request, game_id, actor, error)
     if not request.htmx:
@@ -180,11 +180,9 @@ def action(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
         if target and target.startswith("/"):
             return redirect(target)
         return redirect("game", game_id)
-    # The version this action made, read once here for every render of it in this process.
-    if isinstance(done, Game):
-        game, seats = actions.game_and_seats_at(game_id, done.version)
-    else:
-        game, seats = _load(game_id)
+    # Read afresh once the action committed; this read is kept (games.caches.ROWS) for the sockets'
+    # renders of the same version in this process.
+    game, seats = _load(game_id)
     if game is None:  # games are never deleted; for mypy
         return _not_found(request)
     return HttpResponse(render_live(game, viewpoint_for(game, seats, actor), seats=seats))

@@ -12,6 +12,9 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
+
+from games import engine  # noqa: E402
 
 from .routing import websocket_urlpatterns  # noqa: E402
 
@@ -24,8 +27,13 @@ application = ProtocolTypeRouter(
     }
 )
 
-# Everything loaded so far (Django, the apps, the URLconf, the rule sets) lives as long as the process:
-# moved out of the collector's reach, a full collection no longer walks it. Measured by bench/live.py:
+# Load what every process keeps until it ends before freezing it: the URLconf (and through it the views
+# and everything they import) and the rule sets are otherwise loaded by the first request and move.
+get_resolver().url_patterns  # noqa: B018  (the property imports the URLconf's modules)
+engine.ruleset("classic")  # loads every rule set (games.engine.game._load_rulesets)
+
+# Everything loaded so far (Django, the apps, the URLconf with the views, the rule sets) lives as long
+# as the process: moved out of the collector's reach, a full collection no longer walks it. Measured by bench/live.py:
 # full collections had paused the whole process for about 100 ms every few seconds under load, which
 # alone set the p99 of a move reaching the boards.
 gc.freeze()

@@ -34,11 +34,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import broadcast, engine, presence
+from .. import broadcast, caches, engine, presence
 from ..engine import fair
 from ..errors import Conflict, GameNotFound, StaleVersion
 from ..models import Action, Game, Pause, Seat
-from ..recent import Recent
 
 log = logging.getLogger(__name__)
 
@@ -77,23 +76,25 @@ def away_delay() -> float:
 
 # --- engine state ------------------------------------------------------------------------------------
 
-# Enough for every game a process serves to keep its newest versions (a state is a few hundred bytes).
-_STATES: Recent[tuple[str, int, int], engine.State] = Recent(2048)
-
 
 def players_of(game: Game) -> list[list[str]]:
     return [list(p) for p in game.players]
 
 
 def engine_state(game: Game) -> engine.State:
-    """The current round's engine state, rebuilt from the Action log (kept per version in memory)."""
+    """The current round's engine state, rebuilt from the Action log (kept per version in memory,
+    games.caches: once this transaction commits)."""
     key = (game.pk, game.round, game.version)
-    cached = _STATES.get(key)
+    cached = caches.STATES.get(key)
     if cached is not None:
         return cached
     state = engine.new_game(game.ruleset, players_of(game), game.options)
+    # Up to this version only: a row committed since the game was read belongs to a later one.
     rows = Action.objects.filter(
-        game=game, round=game.round, kind__in=[Action.Kind.ROLL, Action.Kind.MOVE]
+        game=game,
+        round=game.round,
+        kind__in=[Action.Kind.ROLL, Action.Kind.MOVE],
+        seq__lte=game.version,
     ).order_by("seq")
     for row in rows.values_list("kind", "data"):
         kind, data = row
@@ -108,7 +109,8 @@ def engine_state(game: Game) -> engine.State:
 
 
 def remember(game: Game, state: engine.State) -> None:
-    _STATES.put((game.pk, game.round, game.version), state)
+    """Keep `state` as the game's at its version, if and when this transaction commits."""
+    caches.keep(caches.STATES, (game.pk, game.round, game.version), state)
 
 
 def seat_of_player(seats: list[Seat], colours: Iterable[str]) -> Seat:
@@ -228,11 +230,12 @@ def save_game(
         remember(game, state)
     if game.status != Game.Status.PLAYING:
         stop_clock(game)
-    back_computer_turn(game, seats, state)
+    bot_to_act = back_computer_turn(game, seats, state)
     game.bot_failures = 0  # a new version: the computer gets fresh tries
     game.save()
-    _after_commit(game)
-    schedule_deadline_on_commit(game)  # a running clock's task, for the new version
+    _after_commit(game, bot_to_act=bot_to_act)
+    if not bot_to_act:  # the computer's own task comes on commit; the sweeper is its backup
+        schedule_deadline_on_commit(game)  # a running clock's task, for the new version
 
 
 # --- the clock of timed rooms ------------------------------------------------------------------------
@@ -267,7 +270,8 @@ def act_at(game: Game, seat: Seat, now: datetime, connected: set[int] | None = N
 def arm_timer(
     game: Game, seats: list[Seat], state: engine.State, remaining: float | None = None
 ) -> None:
-    """Set the next action's deadline (inside the action's transaction) and schedule its task on commit.
+    """Set the next action's deadline (inside the action's transaction); `save_game`, which follows,
+    schedules its task on commit.
 
     `remaining` (seconds) restarts a clock a pause stopped; otherwise the action gets a full timer.
     A computer's turn gets its backup deadline in `save_game` instead.
@@ -282,16 +286,13 @@ def arm_timer(
     seconds = game.timer_seconds if remaining is None else remaining
     game.turn_deadline = now + timedelta(seconds=seconds)
     game.deadline = act_at(game, seat, now)
-    schedule_deadline_on_commit(game)
 
 
 def schedule_deadline_on_commit(game: Game) -> None:
+    """Queue the task of the game's deadline (if it has one) for when this transaction commits."""
     game_id, version, deadline = game.pk, game.version, game.deadline
-    if deadline is None or getattr(game, "_scheduled", None) == (version, deadline):
+    if deadline is None:
         return
-    if getattr(game, "_bot_to_act", False):
-        return  # the computer's own task comes on commit; the sweeper is its backup
-    game._scheduled = (version, deadline)
     transaction.on_commit(lambda: schedule_deadline(game_id, version, deadline))
 
 
@@ -327,25 +328,24 @@ def bot_delay() -> float:
     return float(getattr(settings, "LUDOPAT_BOT_DELAY", 0.9))
 
 
-def back_computer_turn(game: Game, seats: list[Seat] | None, state: engine.State | None) -> None:
+def back_computer_turn(game: Game, seats: list[Seat] | None, state: engine.State | None) -> bool:
     """If a computer is to act next, give the game a backup deadline (its delay + 5 s): the sweeper
-    plays the turn if its task is lost (broker down, worker killed) or the bot fails."""
-    game._bot_to_act = False
+    plays the turn if its task is lost (broker down, worker killed) or the bot fails. True if so."""
     if game.status != Game.Status.PLAYING or game.is_paused:
-        return
+        return False
     if state is None:
         state = engine_state(game)
     seat = turn_seat(game, seats if seats is not None else seats_in(game), state)
     if seat is None or not seat.is_bot:
-        return
-    game._bot_to_act = True
+        return False
     backup = timezone.now() + timedelta(seconds=bot_delay() + BOT_BACKUP_SECONDS)
     if game.deadline is None or game.deadline > backup:
         game.deadline = backup
     game.turn_deadline = None
+    return True
 
 
-def _after_commit(game: Game) -> None:
+def _after_commit(game: Game, *, bot_to_act: bool) -> None:
     update = broadcast.BoardUpdate.of(game)
     transaction.on_commit(update.send)
     if game.rematch_of_id and (game.status != Game.Status.PLAYING or game.nonce == 0):
@@ -353,7 +353,7 @@ def _after_commit(game: Game) -> None:
         # the join that started it): the page of the game it was offered from shows that.
         old_id = game.rematch_of_id
         transaction.on_commit(lambda: broadcast.board_refreshed(old_id))
-    if getattr(game, "_bot_to_act", False):
+    if bot_to_act:
         game_id, version = game.pk, game.version
         transaction.on_commit(lambda: schedule_bot(game_id, version))
 

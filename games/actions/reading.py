@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import time
-
 from django.db.models import Prefetch, Q
 
+from .. import caches
 from ..actors import Actor
 from ..models import Game, Seat
-from ..recent import Recent
 
 
 def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
@@ -41,24 +39,18 @@ def game_and_seats(game_id: str) -> tuple[Game | None, list[Seat]]:
     game = seats[0].game
     for seat in seats:
         seat.game = game  # one Game object for all of them, as `game.seats` would give
+    # What the renders of this version read, until a newer read of it replaces it (what changes without
+    # a new version, a deadline or a seat's presence, is read anew by the push that tells of it).
+    caches.keep(caches.ROWS, (game_id, game.version), caches.Rows.of(game, seats))
     return game, seats
-
-
-# A version's game and seats as read once it was committed, shared for a moment by the renders of that
-# version in this process: the POST's answer and the other seats' and spectators' sockets, all within
-# milliseconds of the commit. Only for as long as a push takes: a change that bumps no version (a
-# deadline moved, a player away) is pushed as presence, which renders from a fresh read.
-_AT_VERSION: Recent[tuple[str, int], tuple[float, Game, list[Seat]]] = Recent(512)
-SHARE_SECONDS = 1.0
 
 
 def game_and_seats_at(game_id: str, version: int) -> tuple[Game | None, list[Seat]]:
-    """`game_and_seats` for rendering version `version` (a newer version, if that is what is read, is
-    returned as it is, and shared by its own renders)."""
-    found = _AT_VERSION.get((game_id, version))
-    if found is not None and time.monotonic() - found[0] < SHARE_SECONDS:
-        return found[1], found[2]
-    game, seats = game_and_seats(game_id)
-    if game is not None:
-        _AT_VERSION.put((game_id, game.version), (time.monotonic(), game, seats))
-    return game, seats
+    """`game_and_seats` for rendering version `version`: read once per process for the renders of that
+    version (the POST's answer and the other seats' and spectators' sockets, all within milliseconds
+    of the commit), each getting objects of its own (games.caches.ROWS). A newer version, if that is
+    what is read, is returned as it is, and shared by its own renders."""
+    found = caches.ROWS.get((game_id, version))
+    if found is not None:
+        return found.build()
+    return game_and_seats(game_id)

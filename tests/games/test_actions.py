@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import actions, commands, engine, presence
+from games import actions, caches, commands, engine, presence
 from games.engine import fair
 from games.errors import Conflict, GameError, GameNotFound, NotAllowed, StaleVersion
 from games.models import Action, Game, Round, Seat
@@ -156,7 +156,7 @@ def test_a_move_is_logged_and_the_state_replays_from_the_log():
     assert game.version == before + 1
     last = Action.objects.get(game=game, seq=game.version)
     assert last.kind == "move" and last.data["move"]["token"] == [m.colour, m.index]
-    actions.core._STATES.clear()  # rebuilt from the Action log alone
+    caches.clear_all()  # rebuilt from the Action log alone
     assert actions.engine_state(game).to_json() == game.state
 
 
@@ -482,6 +482,6 @@ def test_every_rule_set_plays_through_the_actions(ruleset, options):
     actor = anon()
     game = local_game(actor, ruleset=ruleset, options=options, names=("Ann", "Ben"))
     game = play_until(game, me(actor), lambda g: g.version > 60)
-    actions.core._STATES.clear()
+    caches.clear_all()
     assert actions.engine_state(game).to_json() == game.state
     step(game, me(actor))

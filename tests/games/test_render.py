@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from games import render
+from games import caches, render
 from games.models import Game, Seat
 from games.render import render_live, viewpoint_for
 from tests.games.webplay import SEED, anon, fresh, local_game, step
 
-pytestmark = pytest.mark.django_db
+# Committed for real: the process's caches keep only what was committed (games.caches).
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
@@ -20,7 +21,7 @@ def fixed_seeds(settings):
 
 
 def fragment_keys(game: Game) -> list[str]:
-    return [key for key in render._FRAGMENTS.list_keys() if key.startswith(f"live:{game.pk}:")]
+    return [key for key in caches.FRAGMENTS.list_keys() if key.startswith(f"live:{game.pk}:")]
 
 
 def views_of(game: Game, owner) -> list:
@@ -94,7 +95,7 @@ def test_a_history_built_one_action_on_from_the_last_equals_the_one_read_in_full
     a whole game, its round's end included."""
     owner = anon("history-owner")
     game = local_game(owner, ruleset=ruleset, options={"tokens": 2} if ruleset == "classic" else {})
-    render._HISTORIES.clear()
+    caches.HISTORIES.clear()
     render._history(fresh(game))
     stepped = 0
     for _ in range(3000):

@@ -1,0 +1,117 @@
+"""The process's caches, all of them: what each key means, what each holds and when it is filled.
+
+A process (a web worker, a socket worker, a Celery worker) serves many viewers of the same version of a
+game within milliseconds: the mover's answer, the other seats' and the spectators' sockets. What it
+works out for a version is kept here so that each viewer after the first costs little. Three rules make
+a cache impossible to get wrong, and every cache of the process follows them:
+
+1. **Filled only from committed data.** `keep` puts a value when the transaction it was worked out in
+   commits (`transaction.on_commit`: at once outside a transaction, never if it rolls back). An action
+   that computes a state and then rolls back leaves nothing behind, so the different action another
+   process commits at that version is never shown with this one's state.
+2. **Immutable values.** States (NamedTuples of tuples), histories (frozen dataclasses), HTML strings,
+   and a game's rows as column values (`Rows`): each reader gets Game and Seat objects of its own
+   (`Rows.build`), never one shared between the threads of the process.
+3. **The key names everything the value depends on.** A version is never rewritten once committed
+   (each change a player can see appends one action and bumps it; rule 1 keeps uncommitted versions
+   out), so what depends on the game alone is keyed by (game, round, version). A board fragment also
+   shows what changes without a new version: presence, the deadline, a rematch offer, and the names
+   (a rename commits in any process); its tag holds all of them, and a fragment is served only for
+   the same tag. Actions check the version only (games.actions.core.check_version).
+   ROWS are read for the pushes of a version only (`game_and_seats_at`): every other render (a page,
+   a POST's answer, the push of a change that makes no new version, such as presence, a deadline or a
+   rename) reads the game afresh and replaces them, so a socket's next render of that version shows
+   the change too; no time window.
+
+| cache     | key                      | value                                   | filled                        |
+|-----------|--------------------------|-----------------------------------------|-------------------------------|
+| STATES    | (game, round, version)   | the engine State of that version        | on commit of the action that  |
+|           |                          |                                         | computed it, or of a replay   |
+| HISTORIES | (game, round, version)   | render.History (last token, roll, log)  | on commit of the render's read|
+| FRAGMENTS | "live:{game}:{viewpoint}"| (tag, names tag, HTML): newest only     | on commit of the render       |
+| ROWS      | (game, version)          | Rows: the game and seats as read        | on commit of any read of them |
+|           |                          | once committed                          | (games.actions.game_and_seats)|
+|           |                          |                                         | the newest read replacing it  |
+
+Each is a bounded LRU (games.recent.Recent) shared by the threads of the process. Tests empty them all
+with `clear_all`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from . import engine
+from .models import Game, Seat
+from .recent import Recent
+
+if TYPE_CHECKING:
+    from .render import History
+
+
+# Enough for every game a process serves to keep its newest versions (a state is a few hundred bytes).
+STATES: Recent[tuple[str, int, int], engine.State] = Recent(2048)
+
+# Each version appends one action (its seq is the version) and the log is never rewritten, so a
+# version's history never changes.
+HISTORIES: Recent[tuple[str, int, int], History] = Recent(2048)
+
+# (game, viewpoint) fragments: about 30 KB each, so at most some 30 MB. Only the newest of each is read
+# again (a new version replaces the last), each with its tag and the tag of the names it shows.
+FRAGMENTS: Recent[str, tuple[str, str, str]] = Recent(1000)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A game and its seats (with their accounts) as column values, read once committed."""
+
+    game: tuple[Any, ...]
+    seats: tuple[tuple[tuple[Any, ...], tuple[Any, ...] | None], ...]
+
+    @classmethod
+    def of(cls, game: Game, seats: list[Seat]) -> Rows:
+        return cls(
+            _values(game),
+            tuple((_values(s), _values(s.user) if s.user is not None else None) for s in seats),
+        )
+
+    def build(self) -> tuple[Game, list[Seat]]:
+        """Objects of the caller's own, made from the kept values without a query."""
+        game = _instance(Game, self.game)
+        seats = []
+        for seat_values, user_values in self.seats:
+            seat = _instance(Seat, seat_values)
+            seat.game = game
+            seat.user = _instance(get_user_model(), user_values) if user_values else None
+            seats.append(seat)
+        return game, seats
+
+
+# What a version's renders read: shared by the renders of that version in this process (the POST's
+# answer and every socket's push), each building its own objects from it.
+ROWS: Recent[tuple[str, int], Rows] = Recent(512)
+
+
+def keep(cache: Recent[Any, Any], key: Any, value: Any) -> None:
+    """Put `value` under `key` once what it was worked out from is committed (rule 1)."""
+    transaction.on_commit(lambda: cache.put(key, value))
+
+
+def clear_all() -> None:
+    for cache in (STATES, HISTORIES, FRAGMENTS, ROWS):
+        cache.clear()
+
+
+def _values(obj: Any) -> tuple[Any, ...]:
+    # JSON columns hold lists and dicts: kept as a copy, and copied again for each reader (build).
+    return tuple(copy.deepcopy(getattr(obj, f.attname)) for f in obj._meta.concrete_fields)
+
+
+def _instance(model: Any, values: tuple[Any, ...]) -> Any:
+    names = [f.attname for f in model._meta.concrete_fields]
+    return model.from_db("default", names, copy.deepcopy(values))
