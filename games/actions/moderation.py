@@ -150,45 +150,25 @@ def _live_rooms_of(user_id: int) -> QuerySet[Seat, str]:
 
 
 def do_void_result(moderator: User, round_: Round, reason: str) -> int:
-    """Take a finished round out of the standings: its results are marked void and what they added to
-    the standings is taken away again. Coins already paid stay paid (a correction is a coin
-    adjustment). Returns how many results stopped counting."""
-    from django.db.models import F
-
-    from leaderboard.models import Result, Standing
-    from leaderboard.results import standing_keys
+    """Take a finished round out of the standings, as if it had never counted (the leaderboard's
+    `remove_round`). Coins already paid stay paid (a correction is a coin adjustment). Returns how
+    many results stopped counting."""
+    from leaderboard.models import Result
+    from leaderboard.results import remove_round
 
     _require(moderator, "games.void_game")
     reason = " ".join((reason or "").split())
     if not reason:
         raise ModerationError("Give a reason.")
     with transaction.atomic():
-        rows = list(Result.objects.select_for_update().filter(round=round_).order_by("pk"))
+        # Locked first, so two voids of one round decide one after the other.
+        results = Result.objects.select_for_update().filter(round=round_).order_by("pk")
+        rows = list(results.values_list("void", flat=True))
         if not rows:
             raise ModerationError("That round has no results.")
-        if all(row.void for row in rows):
+        if all(rows):
             raise ModerationError("That round counts for nobody already.")
-        counted = [row for row in rows if row.counted]
-        taken: dict[tuple, list[int]] = {}
-        for row in counted:
-            for key in standing_keys(row):
-                total = taken.setdefault(key, [0, 0, 0, 0])
-                total[0] += row.points
-                total[1] += 1
-                total[2] += row.place == 1
-                total[3] += row.coins
-        for (user_id, ruleset, board, period, start), (points, games, wins, coins) in sorted(
-            taken.items()
-        ):  # key order, as the standings are written: concurrent writers lock rows in one order
-            Standing.objects.filter(
-                user_id=user_id, ruleset=ruleset, board=board, period=period, start=start
-            ).update(
-                points=F("points") - points,
-                games=F("games") - games,
-                wins=F("wins") - wins,
-                coins=F("coins") - coins,
-            )
-        Result.objects.filter(pk__in=[row.pk for row in rows]).update(void=True, counted=False)
+        counted = remove_round(round_.pk)
         audit.record(
             moderator,
             "void_result",
