@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from games.models import Game, Round, Seat
 from games.public_rounds import keep_round
-from games.round_ends import RANKED, UNRANKED
+from games.round_ends import RANKED, UNRANKED, RoundEnd
 
 from .models import ALL_RULESETS, Board, PairDay, Period, Result, Standing
 from .points import points_for
@@ -52,7 +52,7 @@ class FinishedRound:
     ruleset: str
     seats: list[SeatFacts]
     places: list[int]  # seat indexes, first place first
-    how: str
+    how: str  # a RoundEnd's value (the backfill and the data migration pass the stored string)
     when: datetime
     coins: dict[int, int] = field(default_factory=dict)
 
@@ -68,13 +68,17 @@ class FinishedRound:
 
 
 def record_round(
-    game: Game, seats: list[Seat], places: list[int], how: str, coins: dict[int, int] | None = None
+    game: Game,
+    seats: list[Seat],
+    places: list[int],
+    how: RoundEnd,
+    coins: dict[int, int] | None = None,
 ) -> Round | None:
     """Write the results of the game's round that just ended; returns the kept `Round` (with its public
     replay id), or None for a room closed before it started."""
     if how not in RANKED | UNRANKED:
         raise ValueError(f"unknown way for a round to end: {how}")
-    if how == "cancel":
+    if how == RoundEnd.CANCEL:
         return None
     kept = keep_round(game, seats, places, how=how)
     if game.mode == Game.Mode.LOCAL or not places:
@@ -164,6 +168,8 @@ def remove_round(round_id: int) -> list[Result]:
             total[3] += row.coins
     for key, (points, games, wins, coins) in sorted(taken.items()):
         user_id, ruleset, board, period, start = key
+        if user_id is None:  # counted results are accounts'
+            continue
         standing = (
             Standing.objects.select_for_update()
             .filter(user_id=user_id, ruleset=ruleset, board=board, period=period, start=start)
@@ -178,15 +184,18 @@ def remove_round(round_id: int) -> list[Result]:
         standing.games -= games
         standing.wins -= wins
         standing.coins -= coins
-        standing.reached_at = _reached_at(key) or standing.reached_at
+        standing.reached_at = (
+            _reached_at(user_id, ruleset, board, period, start) or standing.reached_at
+        )
         standing.save(update_fields=["points", "games", "wins", "coins", "reached_at"])
     return counted
 
 
-def _reached_at(key: tuple[int, str, str, str, date]) -> datetime | None:
+def _reached_at(
+    user_id: int, ruleset: str, board: str, period: str, start: date
+) -> datetime | None:
     """When the player reached the standing's points, from the results still counted in it: their
     last round that scored, else their first round (as `_add_to_standings` sets it)."""
-    user_id, ruleset, board, period, start = key
     rows = Result.objects.filter(user_id=user_id, counted=True)
     if ruleset != ALL_RULESETS:
         rows = rows.filter(ruleset=ruleset)

@@ -18,9 +18,10 @@ from accounts.models import User
 
 from .. import broadcast
 from ..models import Action, ChatMessage, Game, Round, Seat
-from .core import lock_game, lock_games, record_action, save_game, seats_in
+from ..round_ends import RoundEnd
+from .core import lock_game, lock_games, seats_in
 from .leaving import give_up_for_ban
-from .rounds import finish_round
+from .rounds import end_round
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ def do_hide_message(moderator: User, message: ChatMessage, reason: str) -> ChatM
 
 
 def do_void(moderator: User, game_id: str, reason: str) -> Game:
-    """End the round in play for nobody: stakes go back (finish_round's settlement), no result counts,
+    """End the round in play for nobody: stakes go back (end_round's settlement), no result counts,
     and both players see why on their board at once."""
     _require(moderator, "games.void_game")
     reason = " ".join((reason or "").split())
@@ -73,10 +74,15 @@ def do_void(moderator: User, game_id: str, reason: str) -> Game:
             raise ModerationError("Only a round in play can be voided.")
         seats = seats_in(game)
         before = {"status": game.status, "round": game.round, "version": game.version}
-        finish_round(game, seats, [], "void")
-        game.message = f"A moderator voided this round: {reason}"
-        record_action(game, Action.Kind.ABANDON, None, {"void": True}, game.message)
-        save_game(game, seats=seats)
+        end_round(
+            game,
+            seats,
+            places=[],
+            how=RoundEnd.VOID,
+            action=Action.Kind.ABANDON,
+            data={"void": True},
+            text=f"A moderator voided this round: {reason}",
+        )
         audit.record(
             moderator,
             "void",

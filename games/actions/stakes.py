@@ -34,9 +34,10 @@ from ..actors import Actor, refuse_banned, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat, StakeRequest
 from ..narration import user_ref
+from ..round_ends import RoundEnd
 from .core import lock_game, record_action, save_game, seats_in, timer_choices
 from .leaving import do_abandon, refuse_if_started_since
-from .rounds import finish_round
+from .rounds import end_round
 from .setup import SeatSpec, TimerSpec, create_game, start_round
 
 DEFAULT_TIMER = 15
@@ -345,10 +346,15 @@ def quick_match(
 
 def void_for_absence(game: Game, seats: list[Seat]) -> None:
     """Both players away (3 timeouts in a row each): the game is voided and both stakes go back."""
-    finish_round(game, seats, [], "void")
-    game.message = "Both players were away: the game is void and both stakes were returned."
-    record_action(game, Action.Kind.ABANDON, None, {"void": "away"}, game.message)
-    save_game(game, seats=seats)
+    end_round(
+        game,
+        seats,
+        places=[],
+        how=RoundEnd.VOID,
+        action=Action.Kind.ABANDON,
+        data={"void": "away"},
+        text="Both players were away: the game is void and both stakes were returned.",
+    )
 
 
 # --- entries nobody is waiting at -----------------------------------------------------------------------
