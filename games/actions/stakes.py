@@ -510,13 +510,13 @@ def open_rooms(limit: int) -> QuerySet[Game]:
 
 
 def staked_records(user_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
-    """{user id: (staked games won, lost)}, from the finished staked games they sat in: a win is the
-    seat in first place. (Refunded games, which end abandoned, count as neither.)"""
+    """{user id: (staked games won, lost)}, from the stored results of the staked games they played
+    to a place: a win is first place. (Refunded games, which end with no places, count as neither.)"""
+    from leaderboard.models import Result
+
     records: dict[int, list[int]] = {}
-    seats = Seat.objects.filter(
-        user_id__in=user_ids, game__stake__gt=0, game__status=Game.Status.FINISHED
-    ).values_list("user_id", "index", "game__result_places")
-    for user_id, index, places in seats:
+    rows = Result.objects.filter(user_id__in=list(user_ids), round__game__stake__gt=0)
+    for user_id, place in rows.values_list("user_id", "place"):
         record = records.setdefault(user_id, [0, 0])
-        record[0 if places and places[0] == index else 1] += 1
+        record[0 if place == 1 else 1] += 1
     return {user_id: (won, lost) for user_id, (won, lost) in records.items()}
