@@ -24,6 +24,7 @@ from .models import Game, Round
 from .narration import colour_name, narrate
 from .public_rounds import round_by_public_id
 from .records import record_for
+from .round_ends import RoundEnd
 
 CELL = 40
 
@@ -226,20 +227,21 @@ def _outcome(
 
 def _ending(how: Any, places: list[int], gave_up: list[int], speakers: list[str]) -> str:
     first = speakers[places[0]] if places else ""
-    if how in ("resign", "leave") and first:
+    if how in (RoundEnd.RESIGN, RoundEnd.LEAVE) and first:
         quitters = [speakers[p] for p in gave_up] or [speakers[places[-1]]]
-        verb = "resigned" if how == "resign" else "left the game"
+        verb = "resigned" if how == RoundEnd.RESIGN else "left the game"
         return f"{' and '.join(quitters)} {verb}: {first} wins."
-    if how == "won" and first:
+    if how == RoundEnd.WON and first:
         return f"{first} won."
-    if how == "wipe" and first:
+    if how == RoundEnd.WIPE and first:
         return f"{speakers[places[-1]]} started a new round before this one was played out."
-    return {
-        "abandon": "The game was abandoned before it was played out.",
-        "agreed": "The players agreed to end the round early: it counts for nobody.",
-        "idle": "The round was closed after nobody played for a long time: it counts for nobody.",
-        "void": "The round was voided: it counts for nobody.",
-    }.get(how if isinstance(how, str) else "", "")
+    endings: dict[str, str] = {
+        RoundEnd.ABANDON: "The game was abandoned before it was played out.",
+        RoundEnd.AGREED: "The players agreed to end the round early: it counts for nobody.",
+        RoundEnd.IDLE: "The round was closed after nobody played for a long time: it counts for nobody.",
+        RoundEnd.VOID: "The round was voided: it counts for nobody.",
+    }
+    return endings.get(how if isinstance(how, str) else "", "")
 
 
 def _geometry(corner: int) -> dict[str, list[list[float]]]:

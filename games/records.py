@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from leaderboard.points import points_for
+from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
 from .engine.replay import FORMAT
 from .models import Action, Game, Round, Seat
@@ -57,6 +57,8 @@ def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
     how = kept.how if kept is not None else ""
     if places:
         by_index = {s.index: s for s in seats}
+        # Points as the standings counted them (the stored results), and why not where they didn't.
+        outcomes = round_outcomes(game.pk, number)
         record["result"] = {
             "places": [
                 {
@@ -64,7 +66,7 @@ def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
                     "name": _name(by_index[i]),
                     "colours": list(by_index[i].colours),
                     "player": _player_index(players, by_index[i].colours),
-                    "points": points_for(n + 1, len(players)),
+                    **_points(outcomes.get(i, Outcome(0, UNSCORED))),
                 }
                 for n, i in enumerate(places)
             ],
@@ -77,6 +79,12 @@ def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
         record["result"]["how"] = how
         record["result"]["gave_up"] = _gave_up(game, number, seats, players)
     return record
+
+
+def _points(outcome: Outcome) -> dict[str, Any]:
+    if outcome.not_counted:
+        return {"points": outcome.points, "not_counted": outcome.not_counted}
+    return {"points": outcome.points}
 
 
 def _gave_up(game: Game, number: int, seats: list[Seat], players: list[list[str]]) -> list[int]:

@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from accounts.moderation import mute_notice_for
-from leaderboard.points import points_for
+from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
 from . import actions, actors, broadcast, caches, engine, presence
 from .actions import chat, pauses, stakes
@@ -191,6 +191,7 @@ def _seat_view(
     connected: Collection[int],
     vp: Viewpoint,
     places: list[int],
+    outcomes: dict[int, Outcome],
 ) -> dict[str, Any]:
     tokens_home = 0
     total = 0
@@ -200,9 +201,11 @@ def _seat_view(
             tokens_home += sum(1 for p in progresses if p >= engine.HOME)
             total += len(progresses)
     place = places.index(seat.index) + 1 if seat.index in places else None
-    points = None
+    points, not_counted = None, ""
     if place is not None and game.status == Game.Status.FINISHED:
-        points = points_for(place, len(game.players))
+        # The stored results, as the standings counted them (a finished round with none: pass & play).
+        outcome = outcomes.get(seat.index, Outcome(0, UNSCORED))
+        points, not_counted = outcome.points, outcome.not_counted
     online = None
     if game.mode == Game.Mode.FRIENDS and seat.kind == Seat.Kind.HUMAN:
         online = seat.pk in connected
@@ -221,6 +224,7 @@ def _seat_view(
         "mine": seat.index in vp.seats,
         "place": place,
         "points": points,
+        "not_counted": not_counted,  # why the round added nothing for this seat, "" if it counted
         "resigned": seat.resigned,
         "voted": seat.index in (game.new_round_votes or []),
         "away": seat.is_away and game.status == Game.Status.PLAYING,
@@ -304,7 +308,8 @@ def live_context(
                             "question": _question(opts),
                         }
                     )
-    seat_views = [_seat_view(game, s, state, turn, connected, vp, places) for s in seats]
+    outcomes = round_outcomes(game.pk, game.round) if game.status == Game.Status.FINISHED else {}
+    seat_views = [_seat_view(game, s, state, turn, connected, vp, places, outcomes) for s in seats]
     waiting = (
         actions.waiting_for(game, seats, here=connected)
         if game.status == Game.Status.PLAYING

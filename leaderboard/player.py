@@ -19,6 +19,7 @@ from games.models import RULESET_NAMES
 
 from .charts import places_bars, points_line
 from .models import ALL_RULESETS, Board, Period, Result, Standing
+from .outcomes import why_not_counted
 from .standings import with_ranks
 
 PER_PAGE = 20
@@ -70,6 +71,7 @@ def recent_rounds(player: User, page_number: str | None) -> Page[Result]:
         # Read by the template: attributes of this page's rows only.
         result.others = others[result.round_id]  # type: ignore[attr-defined]
         result.ruleset_name = NAMES.get(result.ruleset, result.ruleset)  # type: ignore[attr-defined]
+        result.not_counted = why_not_counted(result)  # type: ignore[attr-defined]
     return page
 
 

@@ -1,7 +1,7 @@
 """Results of finished rounds, written once, and the standings they add to (docs/rules.md).
 
 `record_round` is called by `games.actions.rounds.finish_round` in the transaction of the action that
-ends a round. It writes one `Result` per seat and adds the counted ones to the `Standing` sums in the
+ends a round; `remove_round` takes a finished round out again (a moderator's void of a result). It writes one `Result` per seat and adds the counted ones to the `Standing` sums in the
 same transaction, so the leaderboard never replays history. `write_rounds` is the one writer: it takes
 a batch of rounds so the backfill and the benchmark write through exactly the same code.
 
@@ -21,12 +21,12 @@ from typing import Any
 
 from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, ForeignObjectRel, Model
+from django.db.models import F, Field, ForeignObjectRel, Model
 from django.utils import timezone
 
 from games.models import Game, Round, Seat
 from games.public_rounds import keep_round
-from games.round_ends import RANKED, UNRANKED
+from games.round_ends import RANKED, UNRANKED, RoundEnd
 
 from .models import ALL_RULESETS, Board, PairDay, Period, Result, Standing
 from .points import points_for
@@ -52,7 +52,7 @@ class FinishedRound:
     ruleset: str
     seats: list[SeatFacts]
     places: list[int]  # seat indexes, first place first
-    how: str
+    how: str  # a RoundEnd's value (the backfill and the data migration pass the stored string)
     when: datetime
     coins: dict[int, int] = field(default_factory=dict)
 
@@ -68,13 +68,17 @@ class FinishedRound:
 
 
 def record_round(
-    game: Game, seats: list[Seat], places: list[int], how: str, coins: dict[int, int] | None = None
+    game: Game,
+    seats: list[Seat],
+    places: list[int],
+    how: RoundEnd,
+    coins: dict[int, int] | None = None,
 ) -> Round | None:
     """Write the results of the game's round that just ended; returns the kept `Round` (with its public
     replay id), or None for a room closed before it started."""
     if how not in RANKED | UNRANKED:
         raise ValueError(f"unknown way for a round to end: {how}")
-    if how == "cancel":
+    if how == RoundEnd.CANCEL:
         return None
     kept = keep_round(game, seats, places, how=how)
     if game.mode == Game.Mode.LOCAL or not places:
@@ -130,6 +134,89 @@ def write_rounds(
     result_model.objects.bulk_create(rows)
     _add_to_standings([r for r in rows if r.counted], standing_model)
     return rows
+
+
+# --- taking a round out ------------------------------------------------------------------------------
+
+
+def remove_round(round_id: int) -> list[Result]:
+    """Take a finished round out of the standings, as if it had never counted: its results become void,
+    the pair's 5-a-day allowance it used comes back (for rounds not played yet: a round already capped
+    stays uncounted), the sums it added are taken away, a standing row left with no game goes, and the
+    tie-break time is the one the remaining rounds give. Returns the results that stopped counting.
+
+    Locks in the writer's order: the round's results, then the pair tallies, then the standing rows in
+    key order, so a void and a round ending at the same time never deadlock."""
+    rows = list(Result.objects.select_for_update().filter(round_id=round_id).order_by("pk"))
+    counted = [row for row in rows if row.counted]
+    Result.objects.filter(pk__in=[row.pk for row in rows]).update(void=True, counted=False)
+    if not counted:
+        return []
+    when = counted[0].finished_at
+    users = sorted({row.user_id for row in counted if row.user_id is not None})
+    for low, high in combinations(users, 2):  # the pairs this round counted for
+        PairDay.objects.filter(low_id=low, high_id=high, day=utc_day(when), rounds__gt=0).update(
+            rounds=F("rounds") - 1
+        )
+    taken: dict[tuple, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for row in counted:
+        for key in standing_keys(row):
+            total = taken[key]
+            total[0] += row.points
+            total[1] += 1
+            total[2] += row.place == 1
+            total[3] += row.coins
+    for key, (points, games, wins, coins) in sorted(taken.items()):
+        user_id, ruleset, board, period, start = key
+        if user_id is None:  # counted results are accounts'
+            continue
+        standing = (
+            Standing.objects.select_for_update()
+            .filter(user_id=user_id, ruleset=ruleset, board=board, period=period, start=start)
+            .first()
+        )
+        if standing is None:
+            continue
+        if standing.games <= games:
+            standing.delete()
+            continue
+        standing.points -= points
+        standing.games -= games
+        standing.wins -= wins
+        standing.coins -= coins
+        standing.reached_at = (
+            _reached_at(user_id, ruleset, board, period, start) or standing.reached_at
+        )
+        standing.save(update_fields=["points", "games", "wins", "coins", "reached_at"])
+    return counted
+
+
+def _reached_at(
+    user_id: int, ruleset: str, board: str, period: str, start: date
+) -> datetime | None:
+    """When the player reached the standing's points, from the results still counted in it: their
+    last round that scored, else their first round (as `_add_to_standings` sets it)."""
+    rows = Result.objects.filter(user_id=user_id, counted=True)
+    if ruleset != ALL_RULESETS:
+        rows = rows.filter(ruleset=ruleset)
+    if board == Board.PEOPLE:
+        rows = rows.filter(against_people=True)
+    if period != Period.ALL:
+        end = start + timedelta(days=7) if period == Period.WEEK else _next_month(start)
+        rows = rows.filter(finished_at__gte=_midnight(start), finished_at__lt=_midnight(end))
+    scored = rows.filter(points__gt=0).order_by("-finished_at").first()
+    if scored is not None:
+        return scored.finished_at
+    first = rows.order_by("finished_at").first()
+    return first.finished_at if first is not None else None
+
+
+def _midnight(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
+
+
+def _next_month(day: date) -> date:
+    return (day.replace(day=28) + timedelta(days=4)).replace(day=1)
 
 
 # --- the 5-a-day rule --------------------------------------------------------------------------------

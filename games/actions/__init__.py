@@ -9,7 +9,7 @@ may call these: a web view for a click, the consumer for a `ws-send`, a Celery w
     core      engine state, seeds, lock / record / save, the clock, the computer's backup deadline
     setup     creating games, joining rooms, seats, the start of a round
     turns     rolls and moves, the computer's turns
-    rounds    finish_round (the one place a round ends) and new rounds
+    rounds    end_round (the one call that ends a round) and new rounds
     leaving   resigning, leaving, abandoning
     absence   connections and absent players
     timers    deadlines and the sweeper; "I'm back"
@@ -44,7 +44,7 @@ from .core import (
 )
 from .leaving import do_abandon, do_leave, do_resign
 from .reading import game_and_seats, game_and_seats_at, unfinished_games
-from .rounds import do_new_round, finish_round
+from .rounds import do_new_round, end_round, finish_round
 from .setup import (
     SeatSpec,
     TimerSpec,
@@ -76,6 +76,7 @@ __all__ = [
     "do_set_client_seed",
     "do_set_seat",
     "do_start",
+    "end_round",
     "engine_state",
     "finish_round",
     "game_and_seats",

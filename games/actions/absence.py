@@ -13,6 +13,7 @@ from ..actors import Actor, playing_seats, refuse_banned
 from ..errors import Conflict
 from ..models import Action, Game, Seat
 from ..narration import who
+from ..round_ends import RoundEnd
 from .core import (
     act_at,
     check_playing,
@@ -25,7 +26,7 @@ from .core import (
     seats_in,
     turn_seat,
 )
-from .rounds import finish_round
+from .rounds import end_round
 from .setup import seat_at
 
 ABSENT_HANDOVER_SECONDS = 120
@@ -170,7 +171,7 @@ def _nobody_here(game: Game, seats: list[Seat]) -> bool:
 
 
 def do_void_deserted(game_id: str, now: datetime | None = None) -> bool:
-    """Void a staked game nobody has been at for DESERTED_SECONDS, refunding both stakes (finish_round's
+    """Void a staked game nobody has been at for DESERTED_SECONDS, refunding both stakes (end_round's
     "void", so the ledger refunds); False if someone is back, or it ended, since it was listed."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -180,10 +181,15 @@ def do_void_deserted(game_id: str, now: datetime | None = None) -> bool:
         seats = seats_in(game)
         if not _nobody_here(game, seats):
             return False
-        finish_round(game, seats, [], "void")
-        game.message = DESERTED_TEXT
-        record_action(game, Action.Kind.ABANDON, None, {"void": "deserted"}, DESERTED_TEXT)
-        save_game(game, seats=seats)
+        end_round(
+            game,
+            seats,
+            places=[],
+            how=RoundEnd.VOID,
+            action=Action.Kind.ABANDON,
+            data={"void": "deserted"},
+            text=DESERTED_TEXT,
+        )
         return True
 
 

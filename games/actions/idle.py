@@ -16,8 +16,9 @@ from django.utils import timezone
 
 from ..errors import GameNotFound
 from ..models import Action, Game
-from .core import lock_game, record_action, save_game, seats_in
-from .rounds import finish_round
+from ..round_ends import RoundEnd
+from .core import lock_game, seats_in
+from .rounds import end_round
 
 SOLO_IDLE = timedelta(days=30)  # against the computer, pass & play
 WAITING_IDLE = timedelta(hours=24)  # a room waiting for players
@@ -52,11 +53,16 @@ def do_close_idle(game_id: str, now: datetime | None = None) -> bool:
             return False
         seats = seats_in(game)
         # A room that never started has no round to keep: it is cancelled, as when its host closes it.
-        how = "cancel" if game.status == Game.Status.OPEN else "idle"
-        finish_round(game, seats, [], how)
-        game.message = CLOSED_TEXT
-        record_action(game, Action.Kind.ABANDON, None, {"idle": True}, CLOSED_TEXT)
-        save_game(game, seats=seats)
+        how = RoundEnd.CANCEL if game.status == Game.Status.OPEN else RoundEnd.IDLE
+        end_round(
+            game,
+            seats,
+            places=[],
+            how=how,
+            action=Action.Kind.ABANDON,
+            data={"idle": True},
+            text=CLOSED_TEXT,
+        )
         return True
 
 

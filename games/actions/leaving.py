@@ -8,6 +8,7 @@ from ..actors import Actor, owns, playing_seats, refuse_banned, seats_of
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import who
+from ..round_ends import RoundEnd
 from .core import (
     check_playing,
     engine_state,
@@ -17,7 +18,7 @@ from .core import (
     seats_in,
     turn_seat,
 )
-from .rounds import finish_round, gave_up_last
+from .rounds import end_round, gave_up_last
 
 STARTED_SINCE = "The game has started: use Resign to give it up."
 
@@ -35,7 +36,7 @@ def _active(seats: list[Seat]) -> list[Seat]:
     return [s for s in seats if not s.resigned]
 
 
-def _resign(game: Game, seats: list[Seat], seat: Seat, how: str = "resign") -> None:
+def _resign(game: Game, seats: list[Seat], seat: Seat, how: RoundEnd = RoundEnd.RESIGN) -> None:
     """`seat` gives up: with one opponent left the round ends (the winner, the resigner, then anyone
     who resigned earlier); otherwise the computer plays on for the seat."""
     seat.resigned = True
@@ -45,10 +46,13 @@ def _resign(game: Game, seats: list[Seat], seat: Seat, how: str = "resign") -> N
     text = f"{who(seat)} resigned."
     if len(others) == 1:
         earlier = [s for s in seats if s.resigned and s != seat]
-        finish_round(game, seats, [others[0].index, seat.index] + [s.index for s in earlier], how)
+        places = [others[0].index, seat.index] + [s.index for s in earlier]
         text += f" {who(others[0])} wins!"
-    else:
-        text += " The computer plays on for that seat."
+        end_round(
+            game, seats, places=places, how=how, action=Action.Kind.RESIGN, seat=seat, text=text
+        )
+        return
+    text += " The computer plays on for that seat."
     game.message = text
     game.new_round_votes = []
     record_action(game, Action.Kind.RESIGN, seat, {}, text)
@@ -104,7 +108,7 @@ def do_leave(game_id: str, actor: Actor, *, version: int | None = None) -> Game:
             raise NotAllowed("You have no seat in this game.")
         if game.mode != Game.Mode.FRIENDS:
             return _abandon(game, seats, mine, "The game was abandoned.")
-        _resign(game, seats, mine[0], "leave")
+        _resign(game, seats, mine[0], RoundEnd.LEAVE)
         return game
 
 
@@ -112,12 +116,10 @@ def _abandon(game: Game, seats: list[Seat], quitters: list[Seat], text: str) -> 
     """The game ends without being played out: `quitters` gave it up (a room closed before its start
     is cancelled, counting for nobody)."""
     if game.status == Game.Status.OPEN:
-        finish_round(game, seats, [], "cancel")
+        places, how = [], RoundEnd.CANCEL
     else:
-        finish_round(game, seats, gave_up_last(seats, quitters), "abandon")
-    game.message = text
-    record_action(game, Action.Kind.ABANDON, None, {}, text)
-    save_game(game, seats=seats)
+        places, how = gave_up_last(seats, quitters), RoundEnd.ABANDON
+    end_round(game, seats, places=places, how=how, action=Action.Kind.ABANDON, text=text)
     return game
 
 

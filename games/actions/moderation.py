@@ -18,9 +18,10 @@ from accounts.models import User
 
 from .. import broadcast
 from ..models import Action, ChatMessage, Game, Round, Seat
-from .core import lock_game, lock_games, record_action, save_game, seats_in
+from ..round_ends import RoundEnd
+from .core import lock_game, lock_games, seats_in
 from .leaving import give_up_for_ban
-from .rounds import finish_round
+from .rounds import end_round
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ def do_hide_message(moderator: User, message: ChatMessage, reason: str) -> ChatM
 
 
 def do_void(moderator: User, game_id: str, reason: str) -> Game:
-    """End the round in play for nobody: stakes go back (finish_round's settlement), no result counts,
+    """End the round in play for nobody: stakes go back (end_round's settlement), no result counts,
     and both players see why on their board at once."""
     _require(moderator, "games.void_game")
     reason = " ".join((reason or "").split())
@@ -73,10 +74,15 @@ def do_void(moderator: User, game_id: str, reason: str) -> Game:
             raise ModerationError("Only a round in play can be voided.")
         seats = seats_in(game)
         before = {"status": game.status, "round": game.round, "version": game.version}
-        finish_round(game, seats, [], "void")
-        game.message = f"A moderator voided this round: {reason}"
-        record_action(game, Action.Kind.ABANDON, None, {"void": True}, game.message)
-        save_game(game, seats=seats)
+        end_round(
+            game,
+            seats,
+            places=[],
+            how=RoundEnd.VOID,
+            action=Action.Kind.ABANDON,
+            data={"void": True},
+            text=f"A moderator voided this round: {reason}",
+        )
         audit.record(
             moderator,
             "void",
@@ -150,45 +156,25 @@ def _live_rooms_of(user_id: int) -> QuerySet[Seat, str]:
 
 
 def do_void_result(moderator: User, round_: Round, reason: str) -> int:
-    """Take a finished round out of the standings: its results are marked void and what they added to
-    the standings is taken away again. Coins already paid stay paid (a correction is a coin
-    adjustment). Returns how many results stopped counting."""
-    from django.db.models import F
-
-    from leaderboard.models import Result, Standing
-    from leaderboard.results import standing_keys
+    """Take a finished round out of the standings, as if it had never counted (the leaderboard's
+    `remove_round`). Coins already paid stay paid (a correction is a coin adjustment). Returns how
+    many results stopped counting."""
+    from leaderboard.models import Result
+    from leaderboard.results import remove_round
 
     _require(moderator, "games.void_game")
     reason = " ".join((reason or "").split())
     if not reason:
         raise ModerationError("Give a reason.")
     with transaction.atomic():
-        rows = list(Result.objects.select_for_update().filter(round=round_).order_by("pk"))
+        # Locked first, so two voids of one round decide one after the other.
+        results = Result.objects.select_for_update().filter(round=round_).order_by("pk")
+        rows = list(results.values_list("void", flat=True))
         if not rows:
             raise ModerationError("That round has no results.")
-        if all(row.void for row in rows):
+        if all(rows):
             raise ModerationError("That round counts for nobody already.")
-        counted = [row for row in rows if row.counted]
-        taken: dict[tuple, list[int]] = {}
-        for row in counted:
-            for key in standing_keys(row):
-                total = taken.setdefault(key, [0, 0, 0, 0])
-                total[0] += row.points
-                total[1] += 1
-                total[2] += row.place == 1
-                total[3] += row.coins
-        for (user_id, ruleset, board, period, start), (points, games, wins, coins) in sorted(
-            taken.items()
-        ):  # key order, as the standings are written: concurrent writers lock rows in one order
-            Standing.objects.filter(
-                user_id=user_id, ruleset=ruleset, board=board, period=period, start=start
-            ).update(
-                points=F("points") - points,
-                games=F("games") - games,
-                wins=F("wins") - wins,
-                coins=F("coins") - coins,
-            )
-        Result.objects.filter(pk__in=[row.pk for row in rows]).update(void=True, counted=False)
+        counted = remove_round(round_.pk)
         audit.record(
             moderator,
             "void_result",

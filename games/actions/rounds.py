@@ -1,13 +1,18 @@
 """The end of a round, the one place it happens, and new rounds.
 
-`finish_round` is called by every way a round ends (the winning move, a resignation, leaving mid-game,
-an abandonment, a new-round request that wipes the round in play, an idle close, a moderator's void),
-inside the transaction of the action that ends it and holding the game's row lock. Settlement of staked
-games and the results the leaderboard ranks hook in here and nowhere else, so a round can't be over and
-unpaid or unscored.
+`end_round` is the one call every way a round ends makes (the winning move, a resignation, leaving
+mid-game, an abandonment, a new-round request that wipes the round in play, an idle close, a staked
+game voided for absence, a moderator's void), inside the transaction of the action that ends it and
+holding the game's row lock. It ends the round (`finish_round`: status and places, then the settlement
+of staked games and the results the leaderboard ranks, so a round can't be over and unpaid or
+unscored), records the action that ended it, saves the game and, on commit, tells the viewers
+(`save_game`), so no caller can leave half of it undone.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -20,22 +25,58 @@ from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import who
 from ..public_rounds import keep_round
-from ..round_ends import ENDS, RANKED
+from ..round_ends import ENDS, PLAYED, RANKED, RoundEnd
 from .core import lock_game, record_action, reseed, save_game, seats_in
 from .settlement import refuse_if_staked, settle_round
 from .setup import start_round
 
 
-def finish_round(game: Game, seats: list[Seat], places: list[int], how: str) -> dict[int, int]:
-    """End the round in play (the caller holds the row lock and saves the game afterwards).
+def end_round(
+    game: Game,
+    seats: list[Seat],
+    *,
+    places: list[int],
+    how: RoundEnd,
+    action: str | None = None,
+    seat: Seat | None = None,
+    text: str = "",
+    data: dict[str, Any] | None = None,
+    message: str | None = None,
+    state: engine.State | None = None,
+    auto: str = "",
+    deadline: datetime | None = None,
+    next_round: bool = False,
+) -> dict[int, int]:
+    """End the round in play, in one operation (the caller holds the row lock, in its transaction):
+    the round ends (`finish_round`), the action that ended it is recorded (`action` by `seat`, with
+    `data`, `text`, and `auto`/`deadline` for a move), the board says `message` (`text` by default),
+    and the game is saved with the engine's `state` where a move ended it; the viewers are told on
+    commit. `next_round`: a new round starts in the same call instead (its start is the action).
 
     `places` are seat indexes, winner first; a side that gave up is last. Returns the coins each seat
     won (+) or lost (-) in a staked game ({} otherwise).
     """
+    if next_round:
+        coins = finish_round(game, seats, places, how)
+        _new_round(game, seats)  # records the new round and saves
+        return coins
+    if action is None:
+        raise ValueError("a round ends with an action, or with the next round")
+    # The action first: a move that wins is recorded as the move, and the round ends with it.
+    record_action(game, action, seat, data, text, auto=auto, deadline=deadline)
+    coins = finish_round(game, seats, places, how)
+    game.message = text if message is None else message
+    save_game(game, state, seats)
+    return coins
+
+
+def finish_round(game: Game, seats: list[Seat], places: list[int], how: RoundEnd) -> dict[int, int]:
+    """The round's end itself, for `end_round` (which records and saves): status, places, the coins
+    of a staked game and the results. Returns the coins each seat won (+) or lost (-)."""
     if how not in ENDS:
         raise ValueError(f"unknown way for a round to end: {how}")
-    ended = how in ("won", "resign", "leave", "wipe")
-    game.status = Game.Status.FINISHED if ended else Game.Status.ABANDONED
+    how = RoundEnd(how)
+    game.status = Game.Status.FINISHED if how in PLAYED else Game.Status.ABANDONED
     game.finished = timezone.now()
     game.result_places = list(places) if how in RANKED else []
     game.new_round_votes = []
@@ -94,16 +135,19 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
         humans = _humans(seats)
         alone = game.mode != Game.Mode.FRIENDS or all(sits_in(s, actor) for s in humans)
         if alone:
-            if not game.is_over:  # the asker wipes the round in play: they gave it up
-                finish_round(game, seats, gave_up_last(seats, mine), "wipe")
-            _new_round(game, seats)
+            if game.is_over:
+                _new_round(game, seats)
+            else:  # the asker wipes the round in play: they gave it up
+                places = gave_up_last(seats, mine)
+                end_round(game, seats, places=places, how=RoundEnd.WIPE, next_round=True)
             return game
         votes = set(game.new_round_votes) | {s.index for s in mine if s in humans}
         needed = {s.index for s in humans}
         if needed <= votes:
-            if not game.is_over:  # everyone agreed to end the round in play
-                finish_round(game, seats, [], "agreed")
-            _new_round(game, seats)
+            if game.is_over:
+                _new_round(game, seats)
+            else:  # everyone agreed to end the round in play
+                end_round(game, seats, places=[], how=RoundEnd.AGREED, next_round=True)
             return game
         game.new_round_votes = sorted(votes)
         waiting = [who(s) for s in humans if s.index not in votes]
@@ -118,7 +162,7 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
 
 
 def _new_round(game: Game, seats: list[Seat]) -> None:
-    # Already written if the round ended (finish_round); a round that never finished has none yet.
+    # Already written if the round ended (end_round); a round that never finished has none yet.
     keep_round(game, seats, game.result_places if game.status == Game.Status.FINISHED else [])
     players = [list(p) for p in engine.next_round_players(game.ruleset, game.players)]
     game.round += 1

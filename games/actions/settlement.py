@@ -11,7 +11,7 @@ from accounts.ledger import escrow
 
 from ..errors import Conflict
 from ..models import Game, Seat
-from ..round_ends import UNRANKED
+from ..round_ends import UNRANKED, RoundEnd
 
 
 def refuse_if_staked(game: Game, what: str) -> None:
@@ -23,7 +23,7 @@ def refuse_if_staked(game: Game, what: str) -> None:
 # --- settlement (called by finish_round) ---------------------------------------------------------------
 
 
-def settle_round(game: Game, seats: list[Seat], places: list[int], how: str) -> dict[int, int]:
+def settle_round(game: Game, seats: list[Seat], places: list[int], how: RoundEnd) -> dict[int, int]:
     """Close the staked game's escrow once; {seat index: coins won (+) or lost (-)}, {} if unstaked."""
     if not game.stake or escrow.is_closed(game):
         return {}
@@ -34,10 +34,10 @@ def settle_round(game: Game, seats: list[Seat], places: list[int], how: str) -> 
     winner = next((seat for seat in seats if places and seat.index == places[0]), None)
     if how in UNRANKED or len(held) < 2 or winner is None or winner.user_id not in held:
         reasons = {
-            "cancel": "Room cancelled: stake returned",
-            "void": "Game voided: stake returned",
-            "agreed": "Game ended by agreement: stake returned",
-            "idle": "Game closed while idle: stake returned",
+            RoundEnd.CANCEL: "Room cancelled: stake returned",
+            RoundEnd.VOID: "Game voided: stake returned",
+            RoundEnd.AGREED: "Game ended by agreement: stake returned",
+            RoundEnd.IDLE: "Game closed while idle: stake returned",
         }
         coins = escrow.refund(game, reasons.get(how, "Stake returned"), held)
     else:

@@ -34,9 +34,10 @@ from ..actors import Actor, refuse_banned, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat, StakeRequest
 from ..narration import user_ref
+from ..round_ends import RoundEnd
 from .core import lock_game, record_action, save_game, seats_in, timer_choices
 from .leaving import do_abandon, refuse_if_started_since
-from .rounds import finish_round
+from .rounds import end_round
 from .setup import SeatSpec, TimerSpec, create_game, start_round
 
 DEFAULT_TIMER = 15
@@ -345,10 +346,15 @@ def quick_match(
 
 def void_for_absence(game: Game, seats: list[Seat]) -> None:
     """Both players away (3 timeouts in a row each): the game is voided and both stakes go back."""
-    finish_round(game, seats, [], "void")
-    game.message = "Both players were away: the game is void and both stakes were returned."
-    record_action(game, Action.Kind.ABANDON, None, {"void": "away"}, game.message)
-    save_game(game, seats=seats)
+    end_round(
+        game,
+        seats,
+        places=[],
+        how=RoundEnd.VOID,
+        action=Action.Kind.ABANDON,
+        data={"void": "away"},
+        text="Both players were away: the game is void and both stakes were returned.",
+    )
 
 
 # --- entries nobody is waiting at -----------------------------------------------------------------------
@@ -504,13 +510,13 @@ def open_rooms(limit: int) -> QuerySet[Game]:
 
 
 def staked_records(user_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
-    """{user id: (staked games won, lost)}, from the finished staked games they sat in: a win is the
-    seat in first place. (Refunded games, which end abandoned, count as neither.)"""
+    """{user id: (staked games won, lost)}, from the stored results of the staked games they played
+    to a place: a win is first place. (Refunded games, which end with no places, count as neither.)"""
+    from leaderboard.models import Result
+
     records: dict[int, list[int]] = {}
-    seats = Seat.objects.filter(
-        user_id__in=user_ids, game__stake__gt=0, game__status=Game.Status.FINISHED
-    ).values_list("user_id", "index", "game__result_places")
-    for user_id, index, places in seats:
+    rows = Result.objects.filter(user_id__in=list(user_ids), round__game__stake__gt=0)
+    for user_id, place in rows.values_list("user_id", "place"):
         record = records.setdefault(user_id, [0, 0])
-        record[0 if places and places[0] == index else 1] += 1
+        record[0 if place == 1 else 1] += 1
     return {user_id: (won, lost) for user_id, (won, lost) in records.items()}

@@ -19,6 +19,7 @@ from ..engine.bots import choose_action
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import colour_name, describe, seat_label, who
+from ..round_ends import RoundEnd
 from . import settlement
 from .core import (
     arm_timer,
@@ -33,7 +34,7 @@ from .core import (
     seats_in,
     turn_seat,
 )
-from .rounds import finish_round
+from .rounds import end_round
 from .setup import seat_at
 
 log = logging.getLogger(__name__)
@@ -134,11 +135,24 @@ def _apply(
     if auto in AUTO_NOTES:
         text = f"{AUTO_NOTES[auto].format(name=who(seat))} {text}"
     game.message = text
-    record_action(game, kind, seat, data, text, auto=auto, deadline=deadline)
     if new_state.finished:
         places = _site_places(game, seats, new_state)
-        finish_round(game, seats, places, "won")
-        game.message = f"{text} {who(seat_at(seats, places[0]))} wins!".strip()
+        end_round(
+            game,
+            seats,
+            places=places,
+            how=RoundEnd.WON,
+            action=kind,
+            seat=seat,
+            data=data,
+            text=text,
+            auto=auto,
+            deadline=deadline,
+            message=f"{text} {who(seat_at(seats, places[0]))} wins!".strip(),
+            state=new_state,
+        )
+        return
+    record_action(game, kind, seat, data, text, auto=auto, deadline=deadline)
     arm_timer(game, seats, new_state)
     save_game(game, new_state, seats)
 

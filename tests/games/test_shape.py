@@ -1,7 +1,9 @@
 """The game core's shape, pinned (issue 9): later changes can't quietly undo it.
 
 - games/actions/ modules import one another without a circle (tasks are queued by name);
-- `finish_round` is the only code that ends a round (sets a finished status or writes the places);
+- `finish_round` is the only code that ends a round (sets a finished status or writes the places), and
+  only `end_round` calls it: every way a round ends is the one call that also records the action, saves
+  and tells the viewers, and no caller records or saves the game by hand after it (issue 18);
 - games.broadcast is the only code that pushes to a channel group.
 """
 
@@ -71,6 +73,89 @@ def _writes(path: Path) -> list[str]:
 def test_finish_round_is_the_only_code_that_ends_a_round():
     writers = [hit for path in APP_CODE for hit in _writes(path)]
     assert writers and all(w.startswith("games/actions/rounds.py:") for w in writers), writers
+
+
+def _called(node: ast.AST) -> str:
+    """The name a call calls (`f(...)` or `x.f(...)`), else ""."""
+    if not isinstance(node, ast.Call):
+        return ""
+    func = node.func
+    return (
+        func.id
+        if isinstance(func, ast.Name)
+        else func.attr
+        if isinstance(func, ast.Attribute)
+        else ""
+    )
+
+
+def _calls(node: ast.AST, names: set[str]) -> list[ast.Call]:
+    return [n for n in ast.walk(node) if isinstance(n, ast.Call) and _called(n) in names]
+
+
+def _after(path: Path, tree: ast.AST, call: ast.Call) -> list[ast.stmt]:
+    """The statements that can run after `call` in its function: those after its statement in its
+    block and in every enclosing block, up to a block that returns (or raises) after it."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    node: ast.AST = call
+    later: list[ast.stmt] = []
+    while not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
+        parent = parents[node]
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and node in block:
+                rest = block[block.index(node) + 1 :]
+                later += rest
+                if rest and isinstance(rest[-1], ast.Return | ast.Raise):
+                    return later
+        node = parent
+    return later
+
+
+def test_every_way_a_round_ends_is_the_one_call():
+    finishers, enders, by_hand = [], [], []
+    for path in APP_CODE:
+        tree = ast.parse(path.read_text())
+        where = str(path.relative_to(ROOT))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            if _calls(function, {"finish_round"}):
+                finishers.append(f"{where}:{function.name}")
+        for call in _calls(tree, {"end_round"}):
+            enders.append(where)
+            for statement in _after(path, tree, call):
+                for late in _calls(statement, {"record_action", "save_game", "save"}):
+                    by_hand.append(f"{where}:{late.lineno}")
+    # finish_round is end_round's own step; every other module ends a round with end_round.
+    assert finishers == ["games/actions/rounds.py:end_round"], finishers
+    assert set(enders) == {
+        "games/actions/absence.py",  # a staked game nobody is at
+        "games/actions/idle.py",  # the idle sweeper
+        "games/actions/leaving.py",  # resign, leave, abandon, a room closed
+        "games/actions/moderation.py",  # a moderator's void
+        "games/actions/rounds.py",  # a new round over the round in play
+        "games/actions/stakes.py",  # both players away
+        "games/actions/turns.py",  # the winning move
+    }, enders
+    assert not by_hand, f"recorded or saved by hand after end_round: {by_hand}"
+
+
+def test_the_ways_a_round_ends_keep_their_stored_values():
+    from games.round_ends import ENDS, RANKED, UNRANKED, RoundEnd
+
+    assert {e.value for e in RoundEnd} == {
+        "won",
+        "resign",
+        "leave",
+        "abandon",
+        "wipe",
+        "agreed",
+        "idle",
+        "void",
+        "cancel",
+    }  # Round.how and Result.how hold these: no data migration
+    assert set(ENDS) == set(RoundEnd) and not RANKED & UNRANKED
 
 
 def test_only_the_broadcaster_pushes_to_a_game_group():

@@ -215,5 +215,8 @@ def test_record_json_replays_to_the_stored_state(client):
     client.post(f"/games/{game.pk}/resign", {}, **HTMX)
     record = client.get(f"/games/{game.pk}/record.json").json()
     assert record["fair"]["server_seed"] == SEED
-    assert [p["points"] for p in record["result"]["places"]] == [10, 0]
+    # The stored results: neither the computer nor a player without an account is ranked.
+    assert [p["points"] for p in record["result"]["places"]] == [0, 0]
+    why = [p["not_counted"] for p in record["result"]["places"]]
+    assert why == ["computers aren't ranked", "guests aren't ranked"]
     assert record["result"]["places"][0]["name"] == "Yellow computer"

@@ -91,3 +91,30 @@ def test_pass_and_play_never_counts():
     game = local_game(member(ann))
     actions.do_abandon(game.pk, member(ann))
     assert not Result.objects.exists() and not Standing.objects.exists()
+
+
+def test_a_round_the_daily_cap_did_not_count_shows_not_counted_not_its_points(client):
+    """The pair's sixth round of the day counts for nobody: the board's result panel, its place
+    badge, the record and the player page say so (and why), as the stored results do, instead of
+    "10 pts"."""
+    ann, ben = accounts("ann", "ben")
+    for _ in range(5):
+        actions.do_resign(room([ann, ben], "duel").pk, member(ben))
+    game = room([ann, ben], "duel")
+    actions.do_resign(game.pk, member(ben))
+    assert not Result.objects.get(round__game=game, user=ann).counted
+    assert points(ann) == 50
+
+    client.force_login(ann)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "10 pts" not in page
+    assert "not counted: the pair&#x27;s 5 rounds a day were used" in page
+    first = client.get(f"/games/{game.pk}/record.json").json()["result"]["places"][0]
+    assert first["name"] == "ann" and first["points"] == 0
+    assert first["not_counted"] == "the pair's 5 rounds a day were used"
+
+    profile = client.get("/u/ann/").content.decode()
+    assert profile.count("not counted: the pair&#x27;s 5 rounds a day were used") == 1
+
+    counted = Round.objects.filter(game__seats__user=ann).order_by("pk").first().game
+    assert "10 pts" in client.get(f"/games/{counted.pk}/").content.decode()
