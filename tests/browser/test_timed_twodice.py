@@ -92,7 +92,9 @@ def test_the_computer_plays_for_a_player_who_closed_the_tab_until_they_come_back
     bob_context = bob.context
     bob.close()
     gone = time.monotonic()
-    expect(alice.get_by_test_id("conn-1")).to_have_text("away")
+    # A closed page counts as here for the disconnect grace (5 s), then its opponent is told.
+    expect(alice.get_by_test_id("conn-1")).to_have_text("away", timeout=10_000)
+    assert time.monotonic() - gone >= 4.5  # not before the grace is over
     end = time.monotonic() + 40
     while not any(auto == "absent" for _, auto in server(actions_of, game, "bob")):
         assert time.monotonic() < end, "the computer never played for the absent player"

@@ -20,7 +20,7 @@ from django.db import connection, transaction
 
 from games import actions, engine
 from games.models import Game
-from tests.games.webplay import fresh, step, turn_seat
+from tests.games.webplay import everyone_here, fresh, step, turn_seat
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 postgres_only = pytest.mark.skipif(
@@ -109,6 +109,9 @@ def one_move_from_the_end(game: Game, actor_for_seat) -> tuple[Game, Callable[[]
         seat = turn_seat(game)
         if winning is not None and not seat.is_bot:
             break
+        everyone_here(
+            game
+        )  # the players' pages stay open (their heartbeat), however long this takes
         step(game, actor_for_seat)
     else:
         pytest.fail("no winning move came up")
