@@ -1,17 +1,14 @@
-"""Every game action: what a player can do, and every way of asking wrongly (refused, nothing changed)."""
+"""Rolls and moves, the computer's turns, rule sets played through the actions (games/actions/turns.py),
+and every way of asking wrongly (refused, nothing changed)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
-from games import actions, commands, engine, presence
+from games import actions, commands, engine
 from games.engine import fair
 from games.errors import Conflict, GameError, GameNotFound, NotAllowed, StaleVersion
-from games.models import Action, Game, Round, Seat
-from games.records import record_for
+from games.models import Action, Game
 from games.tasks import bot_turn
 from tests.games.webplay import (
     SEED,
@@ -22,8 +19,10 @@ from tests.games.webplay import (
     fresh,
     friends_room,
     local_game,
+    me,
     member,
     play_until,
+    snapshot,
     step,
     turn_seat,
 )
@@ -35,99 +34,6 @@ pytestmark = pytest.mark.django_db
 def fixed_seeds(settings, redis_client):
     settings.LUDOPAT_TEST_SEEDS = True
     settings.LUDOPAT_FIXED_SERVER_SEED = SEED
-
-
-@pytest.fixture
-def host(django_user_model):
-    return member(django_user_model.objects.create_user("hostess"))
-
-
-@pytest.fixture
-def guest(django_user_model):
-    return member(django_user_model.objects.create_user("guesto"))
-
-
-@pytest.fixture
-def third(django_user_model):
-    return member(django_user_model.objects.create_user("thirdy"))
-
-
-def snapshot(game: Game) -> tuple:
-    game = fresh(game)
-    return game.version, game.state, game.nonce, Action.objects.filter(game=game).count()
-
-
-def me(actor):
-    return lambda seat: actor
-
-
-# --- creating and starting ------------------------------------------------------------------------
-
-
-def test_computer_game_starts_at_once_with_a_seed_commitment():
-    game = computer_game(levels=("greedy", "strong", "random"))
-    assert game.status == Game.Status.PLAYING
-    assert [s.kind for s in game.seats.all()] == ["human", "computer", "computer", "computer"]
-    assert game.players == [["red"], ["green"], ["yellow"], ["blue"]]
-    assert game.server_seed_sha256 == fair.commitment(game.server_seed)
-    assert game.state["awaiting"] == "roll"
-    assert Action.objects.filter(game=game).count() == game.version
-
-
-def test_production_seeds_are_fresh_even_if_a_fixed_seed_is_configured(settings):
-    settings.LUDOPAT_TEST_SEEDS = False
-    one, two = computer_game(), computer_game()
-    assert SEED not in (one.server_seed, two.server_seed)
-    assert one.server_seed != two.server_seed
-
-
-def test_unknown_rules_or_options_are_refused():
-    with pytest.raises(GameError):
-        computer_game(ruleset="chess")
-    with pytest.raises(GameError):
-        computer_game(options={"tokens": 3})
-
-
-def test_friends_room_needs_an_account(host):
-    with pytest.raises(NotAllowed):
-        friends_room(anon(), start=False)
-
-
-def test_duel_room_puts_host_on_red_and_first_guest_on_blue(host, guest):
-    game = friends_room(host, [guest], ruleset="duel")
-    seats = list(game.seats.all())
-    assert (seats[0].user_id, seats[0].colours) == (host.user_id, ["red"])
-    assert (seats[1].user_id, seats[1].colours) == (guest.user_id, ["blue"])
-
-
-def test_join_start_and_open_seats(host, guest, third):
-    game = friends_room(host, ruleset="classic", count=3, start=False)
-    assert game.status == Game.Status.OPEN
-    with pytest.raises(NotAllowed):
-        actions.do_join(game.pk, anon())  # a guest without an account
-    seat = actions.do_join(game.pk, guest)
-    assert actions.do_join(game.pk, guest) == seat  # joining twice keeps the seat
-    with pytest.raises(Conflict, match="Every seat"):
-        actions.do_start(game.pk, host)
-    with pytest.raises(NotAllowed):
-        actions.do_set_seat(game.pk, guest, 2, "computer", "strong")  # only the host
-    actions.do_set_seat(game.pk, host, 2, "computer", "strong")
-    with pytest.raises(Conflict, match="full"):
-        actions.do_join(game.pk, third)
-    with pytest.raises(NotAllowed):
-        actions.do_start(game.pk, guest)
-    actions.do_start(game.pk, host)
-    assert fresh(game).status == Game.Status.PLAYING
-    with pytest.raises(Conflict):
-        actions.do_join(game.pk, third)
-
-
-def test_guest_leaving_before_the_start_frees_the_seat_and_the_host_closes_the_room(host, guest):
-    game = friends_room(host, [guest], start=False)
-    actions.do_leave(game.pk, guest)
-    assert fresh(game).seats.get(index=1).kind == Seat.Kind.OPEN
-    actions.do_leave(game.pk, host)
-    assert fresh(game).status == Game.Status.ABANDONED
 
 
 # --- rolling and moving ----------------------------------------------------------------------------
@@ -324,148 +230,6 @@ def test_commit_notifies_the_group_and_schedules_the_bot(
     if turn_seat(game) and turn_seat(game).is_bot:
         schedule.assert_called_once()
         assert schedule.call_args.args[:2] == ("games.tasks.bot_turn", (game.pk, game.version))
-
-
-# --- resigning, abandoning, continuing -------------------------------------------------------------
-
-
-def test_resign_with_one_opponent_ends_the_game(host, guest):
-    game = friends_room(host, [guest])
-    actions.do_resign(game.pk, guest)
-    game = fresh(game)
-    assert game.status == Game.Status.FINISHED
-    assert game.result_places == [0, 1]
-
-
-def test_resign_among_three_lets_the_computer_play_on(host, guest, third):
-    game = friends_room(host, [guest, third], count=3)
-    actions.do_resign(game.pk, third)
-    game = fresh(game)
-    assert game.status == Game.Status.PLAYING
-    seat = game.seats.get(index=2)
-    assert seat.resigned and seat.is_bot
-
-
-def test_continue_lists_unfinished_games_and_abandon_removes_them(host, guest):
-    mine = anon("me")
-    first = computer_game(mine)
-    second = local_game(mine)
-    room = friends_room(host, [guest])
-    assert {g.pk for g in actions.unfinished_games(mine)} == {first.pk, second.pk}
-    assert room.pk in {g.pk for g in actions.unfinished_games(guest)}
-    with pytest.raises(NotAllowed):
-        actions.do_abandon(first.pk, anon("someone else"))
-    actions.do_abandon(first.pk, mine)
-    assert fresh(first).status == Game.Status.ABANDONED
-    assert {g.pk for g in actions.unfinished_games(mine)} == {second.pk}
-    actions.do_abandon(room.pk, guest)  # in a room, abandoning is resigning
-    assert room.pk not in {g.pk for g in actions.unfinished_games(guest)}
-    with pytest.raises(Conflict):
-        actions.do_abandon(first.pk, mine)
-
-
-def test_game_belongs_to_the_account_after_logging_in(host):
-    game = computer_game(host)
-    assert game.pk in {
-        g.pk for g in actions.unfinished_games(actions.Actor(host.user_id, "new-key"))
-    }
-
-
-# --- presence and absent players -------------------------------------------------------------------
-
-
-def test_play_waits_for_an_absent_player_then_the_seat_can_go_to_the_computer(
-    host, guest, monkeypatch
-):
-    game = friends_room(host, [guest])
-    # Half a minute after joining (which counts as being here), the guest has not opened the page.
-    later = presence._now() + presence.REQUEST_SECONDS + 1
-    monkeypatch.setattr(presence, "_now", lambda: later)
-    before = snapshot(game)
-    with pytest.raises(Conflict, match="Waiting for guesto"):
-        actions.do_roll(game.pk, host, game.version)
-    assert snapshot(game) == before
-    guest_seat = game.seats.get(index=1)
-    guest_seat.last_seen = timezone.now() - timedelta(seconds=30)
-    guest_seat.save()
-    with pytest.raises(Conflict, match="two minutes"):
-        actions.do_replace_absent(game.pk, host, 1)
-    guest_seat.last_seen = timezone.now() - timedelta(seconds=121)
-    guest_seat.save()
-    with pytest.raises(NotAllowed):
-        actions.do_replace_absent(game.pk, anon("watcher"), 1)
-    actions.do_replace_absent(game.pk, host, 1)
-    assert fresh(game).seats.get(index=1).bot_controlled
-    actions.do_roll(game.pk, host, fresh(game).version)  # nobody to wait for now
-    assert actions.seat_connected(game.pk, guest_seat.pk)  # the player comes back
-    assert not fresh(game).seats.get(index=1).bot_controlled
-
-
-# --- new rounds ------------------------------------------------------------------------------------
-
-
-def test_new_round_needs_every_human_and_a_move_cancels_the_request(host, guest):
-    game = friends_room(host, [guest])
-    everyone_here(game)
-    actions.do_new_round(game.pk, host)
-    game = fresh(game)
-    assert game.new_round_votes == [0] and game.round == 1
-    actions.do_roll(game.pk, host, game.version)  # an accepted roll cancels the request
-    assert fresh(game).new_round_votes == []
-    actions.do_new_round(game.pk, guest)
-    actions.do_new_round(game.pk, host)
-    game = fresh(game)
-    assert game.round == 2 and game.new_round_votes == []
-    assert game.players == [["yellow"], ["red"]]  # the first turn passes on
-    assert game.state["tokens"]["red"] == [-1, -1, -1, -1]
-    old = Round.objects.get(game=game, number=1)
-    assert old.server_seed == SEED
-    assert record_for(game, 1)["fair"]["server_seed"] == SEED
-    assert "server_seed" not in record_for(game)["fair"]
-
-
-def test_host_resets_alone_before_a_guest_joins(host):
-    game = friends_room(host, start=False)
-    actions.do_set_seat(game.pk, host, 1, "computer", "random")
-    actions.do_start(game.pk, host)
-    actions.do_new_round(game.pk, host)
-    assert fresh(game).round == 2
-
-
-@pytest.mark.parametrize(
-    ("ruleset", "first"),
-    [("duel", [["red"], ["blue"]]), ("twodice", [["yellow", "blue"], ["red", "green"]])],
-)
-def test_play_again_after_a_game(host, guest, ruleset, first):
-    game = friends_room(host, [guest], ruleset=ruleset)
-    actions.do_resign(game.pk, guest)
-    actions.do_new_round(game.pk, host)
-    assert fresh(game).round == 1  # waits for the guest
-    actions.do_new_round(game.pk, guest)
-    game = fresh(game)
-    assert game.round == 2 and game.status == Game.Status.PLAYING
-    assert game.players == first
-    colours = [s.colours for s in game.seats.all()]
-    assert colours == (
-        [["red"], ["blue"]] if ruleset == "duel" else [["red", "green"], ["yellow", "blue"]]
-    )
-
-
-# --- client seeds ----------------------------------------------------------------------------------
-
-
-def test_client_seed_can_be_set_before_the_first_roll_only():
-    actor = anon()
-    game = local_game(actor)
-    actions.do_set_client_seed(game.pk, actor, 0, "lucky seven")
-    with pytest.raises(NotAllowed):
-        actions.do_set_client_seed(game.pk, anon("other"), 0, "mine")
-    with pytest.raises(GameError):
-        actions.do_set_client_seed(game.pk, actor, 0, "bad|seed")
-    actions.do_roll(game.pk, actor, fresh(game).version)
-    assert fresh(game).client_seed.startswith("lucky seven|")
-    with pytest.raises(Conflict):
-        actions.do_set_client_seed(game.pk, actor, 1, "too late")
 
 
 # --- rule set features through the site ------------------------------------------------------------
