@@ -23,7 +23,14 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest --doctest-modules games/engine -q
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --durations=20 $(PYTEST_ARGS)
+
+# The edit-test loop: every test but the slow, integration and browser ones, on all cores (pytest-xdist;
+# each worker has its own test database and Redis database). SQLite and an embedded Redis unless
+# DATABASE_URL/REDIS_URL say otherwise.
+.PHONY: test-fast
+test-fast: $(STAMP)
+	$(PY) -m pytest -n auto -m "not slow and not integration and not browser" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

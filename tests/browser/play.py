@@ -9,6 +9,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from games.engine.fair import die
+from tests.factories import PASSWORD, make_user
 
 NO_AUTOMOVE = "localStorage.setItem('ludopat:automove', '0')"
 
@@ -95,14 +96,8 @@ def set_client_seed(page: Page, seat: int, seed: str) -> None:
     raise AssertionError(f"seat {seat}'s client seed could not be set to {seed!r}")
 
 
-PASSWORD = "a long enough test passphrase 7"
-
-
-def make_user(username: str):
-    """An account (run it through the `server` fixture: it writes to the database)."""
-    from accounts.models import User
-
-    return User.objects.create_user(username, password=PASSWORD)
+# make_user(username): an account with PASSWORD (run it through the `server` fixture: it writes to
+# the database). Both are tests/factories.py's.
 
 
 def log_in(page: Page, username: str) -> None:

@@ -6,6 +6,9 @@ from typing import Any
 
 from games import engine
 from games.engine.fair import FairDice
+from tests.factories import play_local_game
+
+__all__ = ["SEED", "play_local_game", "play_record"]  # play_local_game: tests/factories.py's
 
 SEED = "0123456789abcdef" * 4
 
@@ -54,31 +57,3 @@ def play_record(
         "fair": dice.fair_field(),
         "result": {"places": list(state.places)},
     }
-
-
-def play_local_game(finish: bool = True, ruleset: str = "classic", options: dict | None = None):
-    """A pass & play game (default: classic quick game, 2 tokens each) played through games.actions,
-    always with the first legal move: to the end if `finish`, else for six actions."""
-    from games import engine
-    from games.actions import Actor, SeatSpec, create_game, do_move, do_roll, engine_state
-    from games.models import Game
-
-    actor = Actor(None, "owner-key")
-    game = create_game(
-        actor,
-        "local",
-        "classic",
-        {"tokens": 2},
-        [SeatSpec("local", "Alice"), SeatSpec("local", "Bob")],
-    )
-    for _ in range(5000 if finish else 6):
-        game = Game.objects.get(pk=game.pk)
-        if game.status != Game.Status.PLAYING:
-            break
-        state = engine_state(game)
-        if engine.can_roll(state):
-            do_roll(game.pk, actor, None)
-        else:
-            move = engine.legal_moves(state)[0]
-            do_move(game.pk, actor, None, move.colour, move.index, move.die, move.pair)
-    return Game.objects.get(pk=game.pk)

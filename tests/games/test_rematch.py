@@ -14,10 +14,11 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.ledger.history import balance_of
-from games import actions, presence
+from games import presence
 from games.actions import stakes
 from games.errors import NotAllowed
 from games.models import Game
+from tests.factories import finished_staked_game
 from tests.games.test_consumers import connect, drain, session_for
 from tests.games.webplay import fresh, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
@@ -45,10 +46,7 @@ def account(django_user_model, name: str):
 
 def finished_game(ann, bea) -> Game:
     """ann's staked room, joined by bea, who resigned: ann won."""
-    old = stakes.create_staked_room(member(ann), "twodice", 100)
-    stakes.join_staked_room(member(bea), old.pk)
-    actions.do_resign(old.pk, member(bea))
-    return fresh(old)
+    return finished_staked_game(ann, bea)
 
 
 def text(response) -> str:

@@ -1,48 +1,48 @@
-"""Helpers for the web-play tests: actors, games in each mode, and playing on until something holds."""
+"""Helpers for the web-play tests: playing on until something holds, choosing who acts, reading a game
+as a player sees it. The actors and games they play are made in tests/factories.py (imported here too,
+under the names this module always offered)."""
 
 from __future__ import annotations
 
-from games import actions, engine, presence
-from games.actions import Actor, SeatSpec
-from games.models import Game, Seat
+from datetime import timedelta
 
-SEED = "ab" * 32
+from django.test import Client
+from django.utils import timezone
 
+from games import actions, engine
+from games.actions import Actor
+from games.models import Action, Game, Seat
+from tests.factories import (  # re-exported (see __all__): many tests import them from here
+    SEED,
+    anon,
+    computer_game,
+    everyone_here,
+    friends_room,
+    local_game,
+    member,
+)
 
-def anon(key: str = "browser-1") -> Actor:
-    return Actor(None, key)
-
-
-def member(user) -> Actor:
-    return Actor(user.pk, f"key-{user.pk}", user.username)
-
-
-def computer_game(actor=None, ruleset="classic", options=None, levels=("greedy",)) -> Game:
-    actor = actor or anon()
-    seats = [SeatSpec(Seat.Kind.HUMAN)] + [SeatSpec(Seat.Kind.COMPUTER, level=lv) for lv in levels]
-    return actions.create_game(actor, "computer", ruleset, options or {}, seats)
-
-
-def local_game(actor=None, ruleset="classic", options=None, names=("Ann", "Ben")) -> Game:
-    actor = actor or anon()
-    seats = [SeatSpec(Seat.Kind.LOCAL, name=n) for n in names]
-    return actions.create_game(actor, "local", ruleset, options or {}, seats)
-
-
-def friends_room(host: Actor, guests=(), ruleset="classic", count=2, start=True) -> Game:
-    seats = [SeatSpec(Seat.Kind.HUMAN)] + [SeatSpec(Seat.Kind.OPEN) for _ in range(count - 1)]
-    game = actions.create_game(host, "friends", ruleset, {}, seats)
-    for guest in guests:
-        actions.do_join(game.pk, guest)
-    if start:
-        actions.do_start(game.pk, host)
-    game.refresh_from_db()
-    return game
-
-
-def everyone_here(game: Game) -> None:
-    ids = list(game.seats.filter(kind=Seat.Kind.HUMAN).values_list("pk", flat=True))
-    presence.touch(game.pk, ids, "test-connection")
+__all__ = [
+    "SEED",
+    "Actor",
+    "actor_of",
+    "anon",
+    "awaiting_move",
+    "computer_game",
+    "everyone_here",
+    "expire",
+    "fresh",
+    "friends_room",
+    "live_html",
+    "local_game",
+    "me",
+    "member",
+    "page_html",
+    "play_until",
+    "snapshot",
+    "step",
+    "turn_seat",
+]
 
 
 def fresh(game: Game) -> Game:
@@ -88,3 +88,45 @@ def awaiting_move(game: Game) -> bool:
     if game.status != Game.Status.PLAYING or not engine.legal_moves(state):
         return False
     return not turn_seat(game).is_bot
+
+
+def me(actor):
+    """For play_until/step: `actor` acts for every seat (a pass & play owner, a lone player)."""
+    return lambda seat: actor
+
+
+def actor_of(seat: Seat, *people):
+    """Which of `people` (actors) sits in `seat`."""
+    return next(p for p in people if p.user_id == seat.user_id)
+
+
+def snapshot(game: Game) -> tuple:
+    """What a refused action must leave as it was: version, state, nonce and the action log's length."""
+    game = fresh(game)
+    return game.version, game.state, game.nonce, Action.objects.filter(game=game).count()
+
+
+def expire(game: Game) -> Game:
+    """Move the game's deadlines into the past, as if the time had run out."""
+    past = timezone.now() - timedelta(milliseconds=10)
+    Game.objects.filter(pk=game.pk).update(deadline=past, turn_deadline=past)
+    return fresh(game)
+
+
+def live_html(game, actor) -> str:
+    """The live board as `actor` sees it (the part a WebSocket push replaces)."""
+    from games.render import render_live, viewpoint_for
+
+    seats = list(game.seats.select_related("user"))
+    return render_live(game, viewpoint_for(game, seats, actor), seats=seats)
+
+
+def page_html(game, actor) -> str:
+    """The game's page for `actor` (an account), logged in."""
+    from django.contrib.auth import get_user_model
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(pk=actor.user_id))
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    return response.content.decode()

@@ -214,6 +214,7 @@ def player_corpus(name: str):
             yield fields
 
 
+@pytest.mark.slow  # every URL (or frame) with every hostile value: make test, not test-fast
 @pytest.mark.django_db
 def test_no_url_answers_a_500_or_changes_the_game(world):
     room, other, users = world["room"], world["other"], world["users"]
@@ -322,6 +323,7 @@ def raw_frames() -> list[str]:
     return frames
 
 
+@pytest.mark.slow  # every URL (or frame) with every hostile value: make test, not test-fast
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_no_frame_drops_the_socket_or_changes_the_game(world):

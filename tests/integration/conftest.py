@@ -146,3 +146,14 @@ def wait_for(predicate: Callable[[], object], timeout: float = 10.0, interval: f
         if time.monotonic() > end:
             raise AssertionError(f"still false after {timeout} s: {predicate}")
         time.sleep(interval)
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list
+) -> None:
+    """Every test under tests/integration is an integration test: the parallel runs (`make test-fast`,
+    CI's first step) leave them out, and CI runs them one at a time after."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.integration)

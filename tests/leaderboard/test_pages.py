@@ -77,6 +77,7 @@ def test_search_finds_a_player_with_their_real_rank(client):
     assert "<td>4</td>" in page  # player05, 04 and 03 are ahead
 
 
+@pytest.mark.slow  # thirty accounts, over a hundred rounds: make test, not test-fast
 def test_pages_of_twenty_five_and_jump_to_my_rank(client):
     users = accounts(*[f"p{i:02d}" for i in range(30)])
     now = timezone.now()

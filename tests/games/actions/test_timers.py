@@ -1,21 +1,29 @@
-"""Timed rooms without a worker: deadlines set by actions, what a passed deadline does (called directly,
-as the task and the sweeper call it), away seats, disconnections, pauses and the chat."""
+"""Timed rooms without a worker: deadlines set by actions, what a passed deadline does (called
+directly, as the task and the sweeper call it), away seats, disconnections (games/actions/timers.py),
+and the live board's countdown."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 import pytest
-from django.contrib.admin.sites import site
-from django.test import Client
 from django.utils import timezone
 
 from games import actions, presence
-from games.actions import SeatSpec, TimerSpec, chat, pauses, timers
-from games.errors import Conflict, GameError, NotAllowed
+from games.actions import SeatSpec, TimerSpec, pauses, timers
+from games.errors import Conflict, GameError
 from games.forms import FriendsRoomForm
-from games.models import Action, ChatMessage, ChatReport, Game, Pause, Seat
-from tests.games.webplay import SEED, everyone_here, fresh, member, turn_seat
+from games.models import Action, Game, Seat
+from tests.factories import timed_room
+from tests.games.webplay import (
+    SEED,
+    actor_of,
+    expire,
+    fresh,
+    live_html,
+    page_html,
+    turn_seat,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,42 +33,6 @@ def fixed_seeds(settings, redis_client):
     settings.LUDOPAT_TEST_SEEDS = True
     settings.LUDOPAT_FIXED_SERVER_SEED = SEED
     settings.LUDOPAT_BOT_DELAY = 60
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return member(django_user_model.objects.create_user("alice"))
-
-
-@pytest.fixture
-def bob(django_user_model):
-    return member(django_user_model.objects.create_user("bob"))
-
-
-def timed_room(host, guest, seconds=10, pauses=2, pause_seconds=60, ruleset="twodice") -> Game:
-    game = actions.create_game(
-        host,
-        "friends",
-        ruleset,
-        {},
-        [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
-        TimerSpec(seconds, pauses, pause_seconds),
-    )
-    actions.do_join(game.pk, guest)
-    everyone_here(game)
-    actions.do_start(game.pk, host)
-    return fresh(game)
-
-
-def expire(game: Game) -> Game:
-    """Move the game's deadlines into the past, as if the time had run out."""
-    past = timezone.now() - timedelta(milliseconds=10)
-    Game.objects.filter(pk=game.pk).update(deadline=past, turn_deadline=past)
-    return fresh(game)
-
-
-def actor_of(seat: Seat, *people):
-    return next(p for p in people if p.user_id == seat.user_id)
 
 
 # --- deadlines -------------------------------------------------------------------------------------
@@ -241,142 +213,7 @@ def test_a_finished_or_untimed_game_is_disarmed_by_the_sweeper(alice, bob):
     assert fresh(game).deadline is None
 
 
-# --- pauses ----------------------------------------------------------------------------------------
-
-
-def test_a_pause_stops_the_clock_keeping_the_time_left_and_a_resume_restarts_it(alice, bob):
-    game = timed_room(alice, bob, seconds=30)
-    seat = turn_seat(game)
-    pause = pauses.do_pause(game.pk, bob)
-    game = fresh(game)
-    assert game.is_paused and 28_000 < game.paused_remaining_ms <= 30_000
-    assert game.turn_deadline is None
-    assert game.deadline == pause.ends
-    with pytest.raises(Conflict, match="paused"):
-        actions.do_roll(game.pk, actor_of(seat, alice, bob), game.version)
-    with pytest.raises(Conflict, match="already paused"):
-        pauses.do_pause(game.pk, alice)
-    pauses.do_resume(game.pk, alice)  # the other player resumes early
-    game = fresh(game)
-    assert not game.is_paused
-    left = (game.turn_deadline - timezone.now()).total_seconds()
-    assert 27 < left <= 30
-    pause = Pause.objects.get(pk=pause.pk)
-    assert pause.ended is not None and pause.ended_by.user_id == alice.user_id
-
-
-def test_a_pause_runs_out_by_itself(alice, bob):
-    game = timed_room(alice, bob, seconds=30)
-    pauses.do_pause(game.pk, alice)
-    game = fresh(game)
-    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(milliseconds=5))
-    assert timers.do_deadline(game.pk, game.version)
-    game = fresh(game)
-    assert not game.is_paused and game.message == "The pause is over."
-    assert Pause.objects.get(game=game).ended_by is None
-    assert not Action.objects.filter(game=game, auto__gt="").exists()  # nobody's move was played
-
-
-def test_the_pause_limit_and_refusals(alice, bob):
-    game = timed_room(alice, bob, seconds=30, pauses=1)
-    pauses.do_pause(game.pk, alice)
-    pauses.do_resume(game.pk, bob)
-    with pytest.raises(Conflict, match="no pause left"):
-        pauses.do_pause(game.pk, alice)
-    pauses.do_pause(game.pk, bob)  # bob still has his
-    pauses.do_resume(game.pk, bob)
-    with pytest.raises(Conflict, match="not paused"):
-        pauses.do_resume(game.pk, bob)
-    untimed = timed_room(alice, bob, seconds=0)
-    with pytest.raises(Conflict, match="timed"):
-        pauses.do_pause(untimed.pk, alice)
-    actions.do_resign(untimed.pk, alice)
-    with pytest.raises(Conflict, match="over"):
-        pauses.do_pause(untimed.pk, bob)
-
-
-# --- chat ------------------------------------------------------------------------------------------
-
-
-def test_chat_text_is_cleaned_and_limited():
-    assert chat.clean_text("  hi\u200b\u200d there\x00\x07\n\tyou\u202e ") == "hi there you"
-    assert chat.clean_text("\u200b\u200b") == ""
-
-
-def test_chat_opens_during_pauses_escapes_limits_rate_and_mutes(alice, bob, django_user_model):
-    game = timed_room(alice, bob, seconds=30)
-    with pytest.raises(Conflict, match="pauses"):
-        chat.do_chat(game.pk, alice, "hello")
-    pauses.do_pause(game.pk, alice)
-    message = chat.do_chat(game.pk, alice, "<script>alert(1)</script>")
-    assert message.text == "<script>alert(1)</script>"
-    with pytest.raises(GameError, match="200"):
-        chat.do_chat(game.pk, bob, "x" * 201)
-    chat.do_chat(game.pk, bob, "y" * 200)
-    with pytest.raises(GameError, match="Write"):
-        chat.do_chat(game.pk, bob, "\u200b")
-    for _ in range(4):
-        chat.do_chat(game.pk, alice, "again")
-    with pytest.raises(chat.TooFast):
-        chat.do_chat(game.pk, alice, "one too many")
-    django_user_model.objects.filter(pk=bob.user_id).update(
-        muted_until=timezone.now() + timedelta(hours=1), mute_reason="Spam"
-    )
-    with pytest.raises(NotAllowed, match=r"Muted until .*: Spam"):
-        chat.do_chat(game.pk, bob, "hello")
-    carol = member(django_user_model.objects.create_user("carol"))
-    with pytest.raises(NotAllowed):
-        chat.do_chat(game.pk, carol, "let me in")
-    # Escaped on the game page (both players) ...
-    html = page_html(game, bob)
-    assert "<script>alert(1)</script>" not in html
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-    # ... and in the admin.
-    admin = django_user_model.objects.create_superuser("root", password="pw-pw-pw-pw")
-    client = Client()
-    client.force_login(admin)
-    for url in ("/admin/games/chatmessage/", f"/admin/games/chatmessage/{message.pk}/change/"):
-        page = client.get(url).content.decode()
-        assert "<script>alert(1)</script>" not in page
-        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    # A report is stored once per reporter; one's own message can't be reported.
-    report = chat.do_report(game.pk, bob, message.pk, "rude")
-    assert chat.do_report(game.pk, bob, message.pk).pk == report.pk
-    assert ChatReport.objects.filter(message=message).count() == 1
-    with pytest.raises(Conflict):
-        chat.do_report(game.pk, alice, message.pk)
-    assert ChatMessage.objects.filter(game=game).count() == 6
-    assert site.is_registered(ChatReport)
-    client.get("/admin/games/chatreport/").content.decode()
-
-
-def test_chat_after_the_game_is_readable_but_closed(alice, bob):
-    game = timed_room(alice, bob, seconds=30)
-    pauses.do_pause(game.pk, alice)
-    chat.do_chat(game.pk, alice, "good game")
-    actions.do_resign(game.pk, bob)
-    game = fresh(game)
-    assert not game.is_paused and game.deadline is None
-    with pytest.raises(Conflict):
-        chat.do_chat(game.pk, alice, "still there?")
-    assert "good game" in page_html(game, bob)
-
-
-def live_html(game, actor) -> str:
-    from games.render import render_live, viewpoint_for
-
-    seats = list(game.seats.select_related("user"))
-    return render_live(game, viewpoint_for(game, seats, actor), seats=seats)
-
-
-def page_html(game, actor) -> str:
-    from django.contrib.auth import get_user_model
-
-    client = Client()
-    client.force_login(get_user_model().objects.get(pk=actor.user_id))
-    response = client.get(f"/games/{game.pk}/")
-    assert response.status_code == 200
-    return response.content.decode()
+# --- the board ------------------------------------------------------------------------------------
 
 
 def test_the_live_board_shows_the_countdown_pause_button_and_chat(alice, bob):

@@ -21,6 +21,7 @@ from games.actions import settlement, stakes
 from games.actions.rounds import finish_round
 from games.errors import Conflict, GameError, NotAllowed
 from games.models import Game, Seat
+from tests.factories import seasoned_account, staked_room
 from tests.games.webplay import anon, fresh, member, play_until
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
@@ -34,11 +35,7 @@ def quiet(settings, redis_client):
 
 def veteran(django_user_model, name: str):
     """An account past the new-player limit (a day old, enough finished games)."""
-    user = django_user_model.objects.create_user(name)
-    django_user_model.objects.filter(pk=user.pk).update(
-        date_joined=timezone.now() - timedelta(days=2)
-    )
-    return member(user)
+    return member(seasoned_account(name))
 
 
 @pytest.fixture
@@ -66,7 +63,7 @@ def moved() -> int:
 
 
 def room(host, stake=100, **kwargs) -> Game:
-    return stakes.create_staked_room(host, "twodice", stake, **kwargs)
+    return staked_room(host, stake, **kwargs)
 
 
 def test_opening_a_room_puts_the_host_stake_in_escrow(host):

@@ -1,0 +1,99 @@
+"""The chat of games between people: open during pauses, cleaned, escaped, rate-limited, closed
+after the game, reports (games/actions/chat.py)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.admin.sites import site
+from django.test import Client
+from django.utils import timezone
+
+from games import actions
+from games.actions import chat, pauses
+from games.errors import Conflict, GameError, NotAllowed
+from games.models import ChatMessage, ChatReport
+from tests.factories import timed_room
+from tests.games.webplay import (
+    SEED,
+    fresh,
+    member,
+    page_html,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(settings, redis_client):
+    settings.LUDOPAT_TEST_SEEDS = True
+    settings.LUDOPAT_FIXED_SERVER_SEED = SEED
+    settings.LUDOPAT_BOT_DELAY = 60
+
+
+# --- chat ------------------------------------------------------------------------------------------
+
+
+def test_chat_text_is_cleaned_and_limited():
+    assert chat.clean_text("  hi\u200b\u200d there\x00\x07\n\tyou\u202e ") == "hi there you"
+    assert chat.clean_text("\u200b\u200b") == ""
+
+
+def test_chat_opens_during_pauses_escapes_limits_rate_and_mutes(alice, bob, django_user_model):
+    game = timed_room(alice, bob, seconds=30)
+    with pytest.raises(Conflict, match="pauses"):
+        chat.do_chat(game.pk, alice, "hello")
+    pauses.do_pause(game.pk, alice)
+    message = chat.do_chat(game.pk, alice, "<script>alert(1)</script>")
+    assert message.text == "<script>alert(1)</script>"
+    with pytest.raises(GameError, match="200"):
+        chat.do_chat(game.pk, bob, "x" * 201)
+    chat.do_chat(game.pk, bob, "y" * 200)
+    with pytest.raises(GameError, match="Write"):
+        chat.do_chat(game.pk, bob, "\u200b")
+    for _ in range(4):
+        chat.do_chat(game.pk, alice, "again")
+    with pytest.raises(chat.TooFast):
+        chat.do_chat(game.pk, alice, "one too many")
+    django_user_model.objects.filter(pk=bob.user_id).update(
+        muted_until=timezone.now() + timedelta(hours=1), mute_reason="Spam"
+    )
+    with pytest.raises(NotAllowed, match=r"Muted until .*: Spam"):
+        chat.do_chat(game.pk, bob, "hello")
+    carol = member(django_user_model.objects.create_user("carol"))
+    with pytest.raises(NotAllowed):
+        chat.do_chat(game.pk, carol, "let me in")
+    # Escaped on the game page (both players) ...
+    html = page_html(game, bob)
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    # ... and in the admin.
+    admin = django_user_model.objects.create_superuser("root", password="pw-pw-pw-pw")
+    client = Client()
+    client.force_login(admin)
+    for url in ("/admin/games/chatmessage/", f"/admin/games/chatmessage/{message.pk}/change/"):
+        page = client.get(url).content.decode()
+        assert "<script>alert(1)</script>" not in page
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    # A report is stored once per reporter; one's own message can't be reported.
+    report = chat.do_report(game.pk, bob, message.pk, "rude")
+    assert chat.do_report(game.pk, bob, message.pk).pk == report.pk
+    assert ChatReport.objects.filter(message=message).count() == 1
+    with pytest.raises(Conflict):
+        chat.do_report(game.pk, alice, message.pk)
+    assert ChatMessage.objects.filter(game=game).count() == 6
+    assert site.is_registered(ChatReport)
+    client.get("/admin/games/chatreport/").content.decode()
+
+
+def test_chat_after_the_game_is_readable_but_closed(alice, bob):
+    game = timed_room(alice, bob, seconds=30)
+    pauses.do_pause(game.pk, alice)
+    chat.do_chat(game.pk, alice, "good game")
+    actions.do_resign(game.pk, bob)
+    game = fresh(game)
+    assert not game.is_paused and game.deadline is None
+    with pytest.raises(Conflict):
+        chat.do_chat(game.pk, alice, "still there?")
+    assert "good game" in page_html(game, bob)
