@@ -11,8 +11,10 @@ from .models import Seat
 COLOUR_NAMES = {"red": "Red", "green": "Green", "yellow": "Yellow", "blue": "Blue"}
 
 # A stored sentence (the move log, the message line) names an account by reference, filled in with the
-# account's name when it is shown: a rename reaches every line ever written, in every process.
-_USER_REF = re.compile(r"\{user:(\d+)\}")
+# account's name when it is shown: a rename reaches every line ever written, in every process. Names a
+# player typed (pass & play) are written with their braces doubled, so a name can never pass for a
+# reference ("{user:1}" as a name shows as itself, not as account 1's name).
+_STORED = re.compile(r"\{\{|\}\}|\{user:(\d+)\}")
 UNKNOWN_PLAYER = "A player"
 
 
@@ -25,12 +27,12 @@ def who(seat: Seat) -> str:
     change), a computer, a pass & play player or a browser's seat by the name it shows."""
     if seat.kind == Seat.Kind.HUMAN and seat.user_id and not seat.name:
         return user_ref(seat.user_id)
-    return seat.display_name
+    return seat.display_name.replace("{", "{{").replace("}", "}}")
 
 
 def referenced_users(texts: Iterable[str]) -> set[int]:
     """The accounts the stored sentences `texts` name."""
-    return {int(found) for text in texts for found in _USER_REF.findall(text or "")}
+    return {int(found) for text in texts for found in _STORED.findall(text or "") if found}
 
 
 def shown(text: str, names: Mapping[int, str]) -> str:
@@ -38,10 +40,18 @@ def shown(text: str, names: Mapping[int, str]) -> str:
 
     >>> shown("{user:7} rolled 5. {user:9}'s turn.", {7: "Ann", 9: "Bo"})
     "Ann rolled 5. Bo's turn."
+    >>> shown("{{user:7}} rolled 5.", {7: "Ann"})  # a typed name, braces doubled when stored
+    '{user:7} rolled 5.'
     """
-    if "{user:" not in text:
+    if "{" not in text and "}" not in text:
         return text
-    return _USER_REF.sub(lambda found: names.get(int(found.group(1)), UNKNOWN_PLAYER), text)
+
+    def one(found: re.Match[str]) -> str:
+        if found.group(1) is None:  # a doubled brace of a typed name
+            return found.group(0)[0]
+        return names.get(int(found.group(1)), UNKNOWN_PLAYER)
+
+    return _STORED.sub(one, text)
 
 
 def colour_name(colour: str) -> str:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import doctest
 
+import pytest
+
 from games import engine, narration
+from tests.factories import anon
 
 
 def test_a_game_against_the_computer_says_your_turn_not_yous_turn():
@@ -43,3 +46,20 @@ def test_a_twodice_kill_is_not_told_as_reaching_home():
 
 def test_the_examples_in_the_docstrings_hold():
     assert doctest.testmod(narration).failed == 0
+
+
+@pytest.mark.django_db
+def test_a_typed_name_never_passes_for_an_account(django_user_model, redis_client):
+    """A pass & play player named like a stored reference to an account ("{user:<id>}") is shown by
+    that name in the log and the message line, never as the account's own name."""
+    from tests.games.webplay import live_html, local_game, me, step
+
+    victim = django_user_model.objects.create_user("victim")
+    owner = anon()
+    spoof = f"{{user:{victim.pk}}}"
+    game = local_game(owner, names=(spoof, "Ben"))
+    for _ in range(2):
+        game = step(game, me(owner))
+    html = live_html(game, owner)
+    assert spoof in html
+    assert "victim" not in html
