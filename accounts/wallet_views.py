@@ -8,8 +8,8 @@ from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games.errors import GameError
 from ludopat.numbers import page_in
+from ludopat.refusals import Refusal
 
 from .ledger import grants, history
 
@@ -28,7 +28,7 @@ def wallet(request):
 def top_up(request):
     try:
         added = grants.claim_top_up(request.user.pk)
-    except GameError as refusal:
+    except Refusal as refusal:
         messages.error(request, str(refusal))
     else:
         messages.success(request, f"{added:,} coins added to your wallet.")

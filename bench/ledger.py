@@ -77,9 +77,9 @@ def worker(args) -> tuple[int, int, int]:
     database_url, redis_url, pool, cycles, stake, seed = args
     setup_django(database_url, redis_url)
     from games import actions
-    from games.actions import stakes
     from games.actors import Actor
     from games.errors import GameError
+    from games.staking.rooms import cancel_staked_room, create_staked_room, join_staked_room
 
     rng = random.Random(seed)
     done = refused = errors = 0
@@ -88,17 +88,17 @@ def worker(args) -> tuple[int, int, int]:
         host = Actor(host_id, f"bench-key-{host_id}", host_name)
         guest = Actor(guest_id, f"bench-key-{guest_id}", guest_name)
         try:
-            game = stakes.create_staked_room(host, "twodice", stake, 15)
+            game = create_staked_room(host, "twodice", stake, 15)
         except GameError:
             refused += 1  # this host's room from another worker is still open
             continue
         try:
-            stakes.join_staked_room(guest, game.pk)
+            join_staked_room(guest, game.pk)
             actions.do_resign(game.pk, rng.choice([host, guest]))
             done += 1
         except GameError:
             errors += 1
-            stakes.cancel_staked_room(host, game.pk)
+            cancel_staked_room(host, game.pk)
     from django.db import connections
 
     connections.close_all()

@@ -21,7 +21,6 @@ from ludopat.client_json import BadJson, parse_frame
 from ludopat.worker_threads import db_call
 
 from . import actions, actors, broadcast, commands, presence, throttle
-from .actions import stakes
 from .broadcast import group_name
 from .errors import Banned, GameError
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
@@ -37,6 +36,7 @@ from .render import (
     shared_fragment,
     viewpoint_for,
 )
+from .staking.rematch import invited_seats
 
 REFUSED = 4404  # no such game: the page's link is wrong; the client must not retry
 # Redis (the channel layer) is unreachable: "try again later" (HTTP's 503). An application may close
@@ -127,7 +127,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         self.seats_settled = game.status != Game.Status.OPEN
         self.seat_ids = [s.pk for s in actors.seats_of(game, seats, self.actor)]
         if not self.seat_ids:  # the old opponent looking at a rematch offered to them
-            self.seat_ids = stakes.invited_seats(game, seats, self.actor)
+            self.seat_ids = invited_seats(game, seats, self.actor)
         if game.mode != Game.Mode.FRIENDS:
             self.seat_ids = []  # presence matters only where absent people are waited for
         return True

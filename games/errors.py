@@ -1,19 +1,14 @@
-"""Why a game action is refused: each error carries the HTTP status a view answers with and a sentence
-a player can read. Nothing is written when one is raised.
+"""Why a game action is refused: each error is a refusal (ludopat.refusals) carrying the HTTP status a
+view answers with and a sentence a player can read. Nothing is written when one is raised.
 """
 
 from __future__ import annotations
 
+from ludopat.refusals import Refusal
 
-class GameError(Exception):
+
+class GameError(Refusal):
     """A refused action: `status` is the HTTP answer, `str(error)` the sentence shown to the player."""
-
-    status = 400
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        if status is not None:
-            self.status = status
 
 
 class GameNotFound(GameError):

@@ -382,4 +382,4 @@ class ChatReport(models.Model):
         return self.resolved_at is None
 
 
-from .staking_models import StakeRequest  # noqa: E402, F401  (Django finds it here)
+from .staking.models import StakeRequest  # noqa: E402, F401  (Django finds it here)

@@ -32,13 +32,14 @@ from accounts.moderation import mute_notice_for
 from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
 from . import actions, actors, broadcast, caches, engine, presence
-from .actions import chat, pauses, stakes
+from .actions import chat, pauses
 from .actors import Actor
 from .board_view import board_context
 from .broadcast import fragment_tag
 from .engine.state import State
 from .models import Action, ChatMessage, Game, Round, Seat
 from .narration import colour_name, referenced_users, shown
+from .staking.rematch import offer_tag
 
 LOG_LENGTH = 40
 
@@ -80,7 +81,7 @@ def _cache_key(game_id: str, vp: Viewpoint) -> str:
 def _rendered_from(game: Game, connected: frozenset[int]) -> str:
     """What a fragment depends on besides the viewpoint: round, version, presence, deadline and a
     finished staked game's rematch offer."""
-    offer = stakes.offer_tag(game)
+    offer = offer_tag(game)
     return fragment_tag(game.round, game.version, connected, epoch_ms(game.deadline), offer)
 
 

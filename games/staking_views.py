@@ -1,6 +1,6 @@
 """The staked lobby (/staked/): open staked rooms, opening one, joining with one click, quick match.
 
-Thin views: each POST calls one action of games.actions.stakes and redirects (to the game, or back to
+Thin views: each POST calls one action of games.staking and redirects (to the game, or back to
 the lobby with the refusal's sentence). The room list refreshes itself (htmx) every few seconds.
 """
 
@@ -16,15 +16,19 @@ from django.views.decorators.http import require_POST
 
 from accounts.ledger import rules
 from accounts.ledger.history import balance_of
+from ludopat.refusals import Refusal
 
 from . import presence
-from .actions import stakes
 from .actors import actor_for
 from .errors import GameError
 from .forms import VersionForm
 from .htmx import HtmxHttpRequest
 from .models import Game, Seat
-from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm
+from .staking.forms import KeyedForm, QuickMatchForm, StakedRoomForm
+from .staking.lobby import open_rooms, staked_records
+from .staking.quick import quick_match
+from .staking.rematch import offer_rematch
+from .staking.rooms import cancel_staked_room, create_staked_room, join_staked_room, open_entry_of
 
 LISTED = 100  # rooms shown at once
 
@@ -45,8 +49,8 @@ def _host_is_here(request: HtmxHttpRequest) -> None:
 
 def _rooms_context(request: HtmxHttpRequest) -> dict:
     _host_is_here(request)
-    rooms = list(stakes.open_rooms(LISTED))
-    records = stakes.staked_records({r.owner_id for r in rooms if r.owner_id is not None})
+    rooms = list(open_rooms(LISTED))
+    records = staked_records({r.owner_id for r in rooms if r.owner_id is not None})
     for room in rooms:  # attributes for the template; a room with no owner has no record
         room.host_won, room.host_lost = records.get(room.owner_id, (0, 0))  # type: ignore[attr-defined,arg-type]
         room.join_key = KeyedForm().initial["key"]  # type: ignore[attr-defined]
@@ -61,7 +65,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         context.update(
             room_form=StakedRoomForm(),
             quick_form=QuickMatchForm(),
-            mine=stakes.open_entry_of(request.user.pk),
+            mine=open_entry_of(request.user.pk),
             balance=balance_of(request.user.pk),
         )
     return render(request, "games/staked/lobby.html", context)
@@ -72,7 +76,8 @@ def rooms(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "games/staked/_rooms.html", _rooms_context(request))
 
 
-def _refused(request: HtmxHttpRequest, error: GameError) -> HttpResponse:
+def _refused(request: HtmxHttpRequest, error: Refusal) -> HttpResponse:
+    """A game's refusal or the ledger's (not enough coins): both are refusals with a sentence."""
     if request.htmx:  # a button on the game page: the sentence, which the page shows as a notice
         return HttpResponse(
             str(error), status=error.status, content_type="text/plain; charset=utf-8"
@@ -106,14 +111,14 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
         return redirect("staked_lobby")
     data = form.cleaned_data
     try:
-        game = stakes.create_staked_room(
+        game = create_staked_room(
             actor_for(request.user, request.session),
             data["ruleset"],
             data["stake"],
             data["timer"],
             key=data["key"],
         )
-    except GameError as error:
+    except Refusal as error:
         return _refused(request, error)
     return redirect(game)
 
@@ -126,8 +131,8 @@ def join(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return _bad_form(request, form)
     actor = actor_for(request.user, request.session)
     try:
-        game = stakes.join_staked_room(actor, game_id, key=form.cleaned_data["key"])
-    except GameError as error:
+        game = join_staked_room(actor, game_id, key=form.cleaned_data["key"])
+    except Refusal as error:
         return _refused(request, error)
     return _to(request, game.get_absolute_url())
 
@@ -140,8 +145,8 @@ def cancel(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return _bad_form(request, form)
     actor = actor_for(request.user, request.session)
     try:
-        game = stakes.cancel_staked_room(actor, game_id, version=form.cleaned_data["version"])
-    except GameError as error:
+        game = cancel_staked_room(actor, game_id, version=form.cleaned_data["version"])
+    except Refusal as error:
         return _refused(request, error)
     messages.success(request, f"Room cancelled: your {game.stake:,} coins are back in your wallet.")
     return _to(request, reverse("staked_lobby"))
@@ -156,10 +161,10 @@ def quick(request: HtmxHttpRequest) -> HttpResponse:
         return redirect("staked_lobby")
     data = form.cleaned_data
     try:
-        game = stakes.quick_match(
+        game = quick_match(
             actor_for(request.user, request.session), data["tier"], data["ruleset"], data["key"]
         )
-    except GameError as error:
+    except Refusal as error:
         return _refused(request, error)
     return redirect(game)
 
@@ -172,7 +177,7 @@ def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return _bad_form(request, form)
     actor = actor_for(request.user, request.session)
     try:
-        game = stakes.offer_rematch(actor, game_id, key=form.cleaned_data["key"])
-    except GameError as error:
+        game = offer_rematch(actor, game_id, key=form.cleaned_data["key"])
+    except Refusal as error:
         return _refused(request, error)
     return _to(request, game.get_absolute_url())

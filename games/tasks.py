@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
 from celery import shared_task
 
 from . import actions, broadcast
-from .actions import idle, timers
+from .actions import idle, moderation, timers
+from .staking import sweeper
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
@@ -28,9 +34,22 @@ def presence_lapsed(game_id: str) -> None:
 
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
-    """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker), and give
-    up any seat a banned account still holds (games.actions.moderation.give_up_banned_seats)."""
-    return timers.sweep()
+    """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker) and void
+    staked games nobody is at (games.actions.timers.sweep), give up any seat a banned account still
+    holds (a join racing the ban), and withdraw staked rooms whose host has left the page. The
+    sweeps of the layers above the games' core are called here, so the core imports none of them.
+    The number of games where a deadline did something."""
+    done = timers.sweep()
+    _sweep(moderation.give_up_banned_seats, "giving up banned accounts' seats")
+    _sweep(sweeper.withdraw_unattended, "withdrawing unattended staked rooms")
+    return done
+
+
+def _sweep(sweep: Callable[[], object], what: str) -> None:
+    try:  # one failing sweep must not stop the others
+        sweep()
+    except Exception:
+        log.exception("%s failed", what)
 
 
 @shared_task(ignore_result=True)

@@ -3,3 +3,11 @@ from django.apps import AppConfig
 
 class LeaderboardConfig(AppConfig):
     name = "leaderboard"
+
+    def ready(self) -> None:
+        from games.round_end_handlers import Stage, on_round_end
+
+        from .results import record_ended_round
+
+        # Every round's results, with the coins the settlement paid (games/apps.py).
+        on_round_end(Stage.RECORD, record_ended_round)

@@ -1,8 +1,10 @@
 """Results of finished rounds, written once, and the standings they add to (docs/rules.md).
 
-`record_round` is called by `games.actions.rounds.finish_round` in the transaction of the action that
-ends a round; `remove_round` takes a finished round out again (a moderator's void of a result). It writes one `Result` per seat and adds the counted ones to the `Standing` sums in the
-same transaction, so the leaderboard never replays history. `write_rounds` is the one writer: it takes
+`record_round` is a round-end handler (leaderboard/apps.py registers `record_ended_round`, see
+games.round_end_handlers): `games.actions.rounds.finish_round` calls it in the transaction of the action
+that ends a round, after the settlement of a staked game; `remove_round` takes a finished round out
+again (a moderator's void of a result). It writes one `Result` per seat and adds the counted ones to the
+`Standing` sums in the same transaction, so the leaderboard never replays history. `write_rounds` is the one writer: it takes
 a batch of rounds so the backfill and the benchmark write through exactly the same code.
 
 What counts (issue 11): only accounts are ranked, computers take places; pass & play never counts;
@@ -26,6 +28,7 @@ from django.utils import timezone
 
 from games.models import Game, Round, Seat
 from games.public_rounds import keep_round
+from games.round_end_handlers import EndedRound
 from games.round_ends import RANKED, UNRANKED, RoundEnd
 
 from .models import ALL_RULESETS, Board, PairDay, Period, Result, Standing
@@ -65,6 +68,11 @@ class FinishedRound:
     def against_people(self) -> bool:
         users = list(self.accounts.values())
         return len(users) == len(self.places) and len(set(users)) == len(users)
+
+
+def record_ended_round(ended: EndedRound) -> None:
+    """The leaderboard's round-end handler: the round's results, with the coins its settlement paid."""
+    record_round(ended.game, ended.seats, ended.places, ended.how, ended.coins)
 
 
 def record_round(

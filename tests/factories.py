@@ -14,8 +14,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games import actions, engine, presence
-from games.actions import Actor, SeatSpec, TimerSpec, stakes
+from games.actions import Actor, SeatSpec, TimerSpec
 from games.models import Game, Round, Seat
+from games.staking.rooms import create_staked_room, join_staked_room
 from leaderboard.results import FinishedRound, SeatFacts, record_round, write_rounds
 
 User = get_user_model()
@@ -115,7 +116,7 @@ def timed_room(host, guest, seconds=10, pauses=2, pause_seconds=60, ruleset="two
 
 def staked_room(host: Actor, stake=100, ruleset="twodice", **kwargs) -> Game:
     """An open staked room: `host`'s stake is in escrow, waiting for an opponent."""
-    return stakes.create_staked_room(host, ruleset, stake, **kwargs)
+    return create_staked_room(host, ruleset, stake, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -180,6 +181,6 @@ def write(order, when: datetime, ruleset="classic", how="won", computers=()):
 def finished_staked_game(winner, loser) -> Game:
     """`winner`'s staked room (100 coins), joined by `loser`, who resigned (accounts, not actors)."""
     game = staked_room(member(winner), 100)
-    stakes.join_staked_room(member(loser), game.pk)
+    join_staked_room(member(loser), game.pk)
     actions.do_resign(game.pk, member(loser))
     return Game.objects.get(pk=game.pk)

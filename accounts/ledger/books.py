@@ -7,14 +7,9 @@ grant exactly once, however the account was created.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.db import IntegrityError, transaction
 
 from .models import LedgerAccount, LedgerTransaction
-
-if TYPE_CHECKING:
-    from games.models import Game
 
 Kind = LedgerAccount.Kind
 
@@ -60,6 +55,7 @@ def locked_wallet(user_id: int) -> LedgerAccount:
     return LedgerAccount.objects.select_for_update().get(pk=wallet.pk)
 
 
-def escrow_of(game: Game) -> LedgerAccount:
-    account, _ = LedgerAccount.objects.get_or_create(kind=Kind.ESCROW, game=game)
+def escrow_of(game_id: str) -> LedgerAccount:
+    """The escrow of the game `game_id` (the ledger names a game by its id: it knows no game code)."""
+    account, _ = LedgerAccount.objects.get_or_create(kind=Kind.ESCROW, game_id=game_id)
     return account

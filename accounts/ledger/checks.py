@@ -1,10 +1,14 @@
 """The ledger's invariants, checked over the whole database: `manage.py check_ledger` and every test that
 touches coins call `problems()`, which lists each thing that is wrong (empty: all is well).
 
-Each check is one aggregate query, so it runs at any size.
+Each check is one aggregate query, so it runs at any size. The ledger knows no game code: the checks
+that tie staked games to their escrows are the staking's (games/staking/checks.py), which adds them
+with `also_check` when the games app is ready, so `problems()` runs them too.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q, Sum, Window
@@ -124,12 +128,20 @@ CHECKS = [
 ]
 
 
+# Checks of the apps above the ledger, added by `also_check` (in their AppConfig.ready).
+ADDED: list[Callable[[], list[str]]] = []
+
+
+def also_check(check: Callable[[], list[str]]) -> None:
+    """Run `check` (a list of problems, [] when all is well) with the ledger's own; once however often
+    it is added."""
+    if check not in ADDED:
+        ADDED.append(check)
+
+
 def problems() -> list[str]:
     """Everything wrong with the ledger, one sentence per kind of fault; [] when it is all right."""
     found: list[str] = []
-    for check in CHECKS:
+    for check in [*CHECKS, *ADDED]:
         found += check()
-    from .staked_games import staked_game_problems
-
-    found += staked_game_problems()
     return found

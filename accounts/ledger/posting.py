@@ -9,15 +9,11 @@ should anything ever bypass this.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from django.db import transaction
 
 from .errors import NotEnoughCoins
 from .models import LedgerAccount, LedgerEntry, LedgerTransaction
-
-if TYPE_CHECKING:
-    from games.models import Game
 
 Leg = tuple[LedgerAccount, int]
 
@@ -39,12 +35,13 @@ def post(
     reason: str,
     legs: Sequence[Leg],
     *,
-    game: Game | None = None,
+    game_id: str | None = None,
     closes: LedgerAccount | None = None,
     short_message: str = "",
 ) -> LedgerTransaction:
     """Write one transaction. NotEnoughCoins (nothing written) if a wallet or escrow would go negative;
-    `short_message` is the sentence the player reads then ("{have}" becomes the balance)."""
+    `short_message` is the sentence the player reads then ("{have}" becomes the balance). `game_id`: the
+    staked game the coins move for (by id: the ledger knows no game code)."""
     _check_legs(legs)
     with transaction.atomic():
         cached_ids = sorted(account.pk for account, _ in legs if account.is_cached)
@@ -63,7 +60,7 @@ def post(
                     message = short_message or _short(row, -amount)
                     raise NotEnoughCoins(message.replace("{have}", f"{row.balance:,}"))
         made = LedgerTransaction.objects.create(
-            kind=kind, reason=reason[:200], game=game, closes=closes
+            kind=kind, reason=reason[:200], game_id=game_id, closes=closes
         )
         LedgerEntry.objects.bulk_create(
             LedgerEntry(

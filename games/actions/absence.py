@@ -199,3 +199,25 @@ def void_deserted_games(limit: int = 200) -> int:
     for game_id in _deserted(timezone.now()).values_list("pk", flat=True)[:limit]:
         voided += do_void_deserted(game_id)
     return voided
+
+
+# --- staked games nobody plays ------------------------------------------------------------------------
+
+
+def everyone_away(game: Game, seats: list[Seat]) -> bool:
+    """A staked game whose every person is away (three timeouts in a row each)."""
+    people = [seat for seat in seats if seat.kind == Seat.Kind.HUMAN]
+    return bool(game.stake) and bool(people) and all(seat.is_away for seat in people)
+
+
+def void_for_absence(game: Game, seats: list[Seat]) -> None:
+    """Both players away: the game is voided and both stakes go back (the round-end settlement)."""
+    end_round(
+        game,
+        seats,
+        places=[],
+        how=RoundEnd.VOID,
+        action=Action.Kind.ABANDON,
+        data={"void": "away"},
+        text="Both players were away: the game is void and both stakes were returned.",
+    )

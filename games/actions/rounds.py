@@ -3,10 +3,11 @@
 `end_round` is the one call every way a round ends makes (the winning move, a resignation, leaving
 mid-game, an abandonment, a new-round request that wipes the round in play, an idle close, a staked
 game voided for absence, a moderator's void), inside the transaction of the action that ends it and
-holding the game's row lock. It ends the round (`finish_round`: status and places, then the settlement
-of staked games and the results the leaderboard ranks, so a round can't be over and unpaid or
-unscored), records the action that ended it, saves the game and, on commit, tells the viewers
-(`save_game`), so no caller can leave half of it undone.
+holding the game's row lock. It ends the round (`finish_round`: status and places, then the round-end
+handlers the apps above register (games.round_end_handlers): the settlement of staked games, then the
+results the leaderboard ranks, so a round can't be over and unpaid or unscored), records the action
+that ended it, saves the game and, on commit, tells the viewers (`save_game`), so no caller can leave
+half of it undone.
 """
 
 from __future__ import annotations
@@ -17,17 +18,15 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from leaderboard.results import record_round
-
 from .. import engine
 from ..actors import Actor, refuse_banned, seats_of, sits_in
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import who
 from ..public_rounds import keep_round
+from ..round_end_handlers import EndedRound, run_handlers
 from ..round_ends import ENDS, PLAYED, RANKED, RoundEnd
 from .core import lock_game, record_action, reseed, save_game, seats_in
-from .settlement import refuse_if_staked, settle_round
 from .setup import start_round
 
 
@@ -71,8 +70,9 @@ def end_round(
 
 
 def finish_round(game: Game, seats: list[Seat], places: list[int], how: RoundEnd) -> dict[int, int]:
-    """The round's end itself, for `end_round` (which records and saves): status, places, the coins
-    of a staked game and the results. Returns the coins each seat won (+) or lost (-)."""
+    """The round's end itself, for `end_round` (which records and saves): status and places, then the
+    round-end handlers (the coins of a staked game, then the results). Returns the coins each seat won
+    (+) or lost (-)."""
     if how not in ENDS:
         raise ValueError(f"unknown way for a round to end: {how}")
     how = RoundEnd(how)
@@ -80,10 +80,15 @@ def finish_round(game: Game, seats: list[Seat], places: list[int], how: RoundEnd
     game.finished = timezone.now()
     game.result_places = list(places) if how in RANKED else []
     game.new_round_votes = []
-    coins = settle_round(game, seats, places, how)
-    # The round's row (public replay id), its results and the standings (leaderboard).
-    record_round(game, seats, list(game.result_places), how, coins)
-    return coins
+    ended = EndedRound(game, seats, list(game.result_places), how)
+    run_handlers(ended)
+    return ended.coins
+
+
+def refuse_if_staked(game: Game, what: str) -> None:
+    """For what a staked game doesn't have (new rounds: a rematch is a new room with new stakes)."""
+    if game.stake:
+        raise Conflict(f"A staked room can't {what}: it starts when an opponent joins.")
 
 
 def gave_up_last(

@@ -20,7 +20,7 @@ from ..actors import Actor, playing_seats, refuse_banned
 from ..errors import Conflict
 from ..models import Action, Game, Seat
 from ..narration import who
-from . import absence, core, moderation, pauses, settlement, stakes
+from . import absence, core, pauses
 from .turns import play_computer_turn, play_for
 
 log = logging.getLogger(__name__)
@@ -73,10 +73,8 @@ def do_deadline(game_id: str, version: int | None = None) -> bool:
                 seat.is_away = True
                 fields.append("is_away")
             seat.save(update_fields=fields)
-            if settlement.everyone_away(
-                game, seats
-            ):  # a staked game nobody plays: void, stakes back
-                stakes.void_for_absence(game, seats)
+            if absence.everyone_away(game, seats):  # a staked game nobody plays: void, stakes back
+                absence.void_for_absence(game, seats)
                 return True
         else:
             connected = presence.connected_seats(game.pk)
@@ -107,21 +105,15 @@ def due_games(limit: int = 500) -> list[str]:
 
 
 def sweep() -> int:
-    """Act on every deadline already past; the number of games where something happened."""
+    """Act on every deadline already past, and void the staked games nobody is at; the number of
+    games where a deadline did something. (The beat task adds the sweeps of the layers above:
+    games.tasks.sweep_deadlines.)"""
     done = 0
     for game_id in due_games():
         try:
             done += do_deadline(game_id)
         except Exception:  # one broken game must not stop the others' timers
             log.exception("deadline of game %s failed", game_id)
-    try:  # a seat a banned account took after its ban looked (a join racing the ban) is given up
-        moderation.give_up_banned_seats()
-    except Exception:
-        log.exception("giving up banned accounts' seats failed")
-    try:  # staked rooms whose host has left the page are withdrawn and refunded
-        stakes.withdraw_unattended()
-    except Exception:
-        log.exception("withdrawing unattended staked rooms failed")
     try:  # staked games both players have left are voided and refunded
         absence.void_deserted_games()
     except Exception:

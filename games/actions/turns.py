@@ -20,7 +20,6 @@ from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import colour_name, describe, seat_label, who
 from ..round_ends import RoundEnd
-from . import settlement
 from .core import (
     arm_timer,
     check_playing,
@@ -289,6 +288,14 @@ def play_computer_turn(game_id: str, version: int, level: str | None) -> bool:
         return False
 
 
+def stand_in_level(game: Game, seat: Seat, level: str) -> str:
+    """The computer playing for an absent or timed-out person in a staked game plays at the easy
+    level: stepping away must never play better than the player would."""
+    if game.stake and seat.kind == Seat.Kind.HUMAN:
+        return "random"
+    return level
+
+
 def play_for(
     game: Game,
     seats: list[Seat],
@@ -299,7 +306,7 @@ def play_for(
     deadline: datetime | None = None,
 ) -> None:
     """The bot's next action for `seat` (the game row is locked by the caller)."""
-    level = settlement.stand_in_level(game, seat, level)
+    level = stand_in_level(game, seat, level)
     rng = random.Random(f"{game.pk}:{game.round}:{game.version}")  # noqa: S311  the bot's choice, not a die
     choice = choose_action(state, level, rng)
     if isinstance(choice, str):  # ROLL_ACTION, the only word it answers

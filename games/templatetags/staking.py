@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 from django import template
 
 from accounts.ledger.models import LedgerEntry, LedgerTransaction
-from games.staking_forms import new_key
+from games.staking.forms import new_key
+from games.staking.rematch import rematch_of
 
 if TYPE_CHECKING:
     from games.models import Game
@@ -76,8 +77,6 @@ def coins_of(by_seat: dict[int, int], index: int) -> int | None:
 def staked_rematch(game: Game, vp: Viewpoint | None) -> dict[str, Any]:
     """{"room": the rematch room offered from this finished game or None, "mine": offered by this
     viewer}."""
-    from games.actions.stakes import rematch_of
-
     room = rematch_of(game) if game.status == "finished" else None
     mine = (
         room is not None

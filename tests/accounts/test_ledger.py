@@ -236,11 +236,11 @@ def test_coins_in_escrow_count_towards_the_100(alice, bob):
 
     game = Game.objects.create(mode="friends", ruleset="twodice", stake=50)
     adjust_coins(alice.pk, -940, "spent")
-    escrow.hold_stake(game, alice.pk, 50)  # 10 in the wallet, 50 held
+    escrow.hold_stake(game.pk, alice.pk, 50, "Stake")  # 10 in the wallet, 50 held
     assert grants.coins_in_escrow(alice.pk) == 50
     assert grants.claim_top_up(alice.pk) == 40
     assert balance_of(alice.pk) == 50
-    escrow.refund(game, "room cancelled")
+    escrow.refund(game.pk, "room cancelled")
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ABANDONED)
     assert grants.coins_in_escrow(alice.pk) == 0
     assert balance_of(alice.pk) == 100
@@ -264,14 +264,14 @@ def test_a_pot_pays_the_winner_less_the_rake(alice, bob):
     from games.models import Game
 
     game = Game.objects.create(mode="friends", ruleset="twodice", stake=100, status="finished")
-    escrow.hold_stake(game, alice.pk, 100)
-    escrow.hold_stake(game, bob.pk, 100)
-    assert escrow.pay_winner(game, bob.pk, "won") == {alice.pk: -100, bob.pk: 80}
+    escrow.hold_stake(game.pk, alice.pk, 100, "Stake")
+    escrow.hold_stake(game.pk, bob.pk, 100, "Stake")
+    assert escrow.pay_winner(game.pk, bob.pk, "won") == {alice.pk: -100, bob.pk: 80}
     assert balance_of(alice.pk) == 900
     assert balance_of(bob.pk) == 1080
     house = LedgerEntry.objects.get(account__kind="house")
     assert house.amount == 20
-    assert escrow.is_closed(game)
+    assert escrow.is_closed(game.pk)
 
 
 def test_an_escrow_can_be_closed_only_once(alice, bob):
@@ -279,10 +279,10 @@ def test_an_escrow_can_be_closed_only_once(alice, bob):
     from games.models import Game
 
     game = Game.objects.create(mode="friends", ruleset="twodice", stake=100, status="finished")
-    escrow.hold_stake(game, alice.pk, 100)
-    escrow.hold_stake(game, bob.pk, 100)
-    escrow.refund(game, "voided")
-    account = books.escrow_of(game)
+    escrow.hold_stake(game.pk, alice.pk, 100, "Stake")
+    escrow.hold_stake(game.pk, bob.pk, 100, "Stake")
+    escrow.refund(game.pk, "voided")
+    account = books.escrow_of(game.pk)
     before = counts()
     # A second closing, even one that would balance, is refused by the database's unique constraint.
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -300,7 +300,7 @@ def test_not_enough_coins_for_a_stake_moves_nothing(alice):
     refused = pytest.raises(NotEnoughCoins, match="stake is 5,000 coins; you have 1,000")
     with refused, transaction.atomic():  # as in the room's own transaction, rolled back
         game = Game.objects.create(mode="friends", ruleset="twodice", stake=5000)
-        escrow.hold_stake(game, alice.pk, 5000)
+        escrow.hold_stake(game.pk, alice.pk, 5000, "Stake")
     assert counts() == before
     assert balance_of(alice.pk) == 1000
 

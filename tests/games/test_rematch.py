@@ -15,9 +15,12 @@ from django.utils import timezone
 
 from accounts.ledger.history import balance_of
 from games import presence
-from games.actions import stakes
 from games.errors import NotAllowed
 from games.models import Game
+from games.staking.quick import quick_match
+from games.staking.rematch import offer_rematch
+from games.staking.rooms import cancel_staked_room, join_staked_room
+from games.staking.sweeper import _absent_key, withdraw_unattended
 from tests.factories import finished_staked_game
 from tests.games.test_consumers import connect, drain, session_for
 from tests.games.webplay import fresh, member
@@ -55,23 +58,23 @@ def text(response) -> str:
 
 def _unattended_for(game: Game, seconds: float) -> None:
     """The sweeper first saw nobody at the room `seconds` ago (as tests/games/test_stakes.py does)."""
-    presence.client().set(stakes._absent_key(game.pk), time.time() - seconds)
+    presence.client().set(_absent_key(game.pk), time.time() - seconds)
 
 
 def test_a_rematch_is_unlisted_and_only_the_old_opponent_may_join(django_user_model):
     (ann, ann_client), (bea, _bea_client) = (account(django_user_model, n) for n in ("ann", "bea"))
     carl, carl_client = account(django_user_model, "carl")
     old = finished_game(ann, bea)
-    new = stakes.offer_rematch(member(bea), old.pk)
+    new = offer_rematch(member(bea), old.pk)
     assert "no-staked-rooms" in text(carl_client.get("/staked/rooms"))  # not in the lobby
     page = text(carl_client.get(f"/games/{new.pk}/"))
     assert "Join for 100 coins" not in page and "offered to ann" in page
     refused = carl_client.post(f"/staked/{new.pk}/join", {"key": "carl-1"}, follow=True)
     assert "offered to ann" in text(refused)
     with pytest.raises(NotAllowed, match="offered to ann"):
-        stakes.join_staked_room(member(carl), new.pk)
+        join_staked_room(member(carl), new.pk)
     assert fresh(new).status == Game.Status.OPEN and balance_of(carl.pk) == 1000
-    assert stakes.quick_match(member(carl), "100").pk != new.pk  # nor paired by quick match
+    assert quick_match(member(carl), "100").pk != new.pk  # nor paired by quick match
     ann_client.post(f"/staked/{new.pk}/join", {"key": "ann-1"})
     assert fresh(new).status == Game.Status.PLAYING
     assert balance_of(ann.pk) == 980 and balance_of(bea.pk) == 800
@@ -80,27 +83,27 @@ def test_a_rematch_is_unlisted_and_only_the_old_opponent_may_join(django_user_mo
 def test_an_offer_stays_while_a_player_has_the_old_game_page_open(django_user_model):
     (ann, _), (bea, _) = (account(django_user_model, n) for n in ("ann", "bea"))
     old = finished_game(ann, bea)
-    new = stakes.offer_rematch(member(ann), old.pk)
+    new = offer_rematch(member(ann), old.pk)
     seats = list(old.seats.values_list("pk", flat=True))
     presence.touch(old.pk, seats, "old-page")  # both players still look at the old game
-    assert stakes.withdraw_unattended() == 0
+    assert withdraw_unattended() == 0
     _unattended_for(new, 60)
-    assert stakes.withdraw_unattended() == 0
+    assert withdraw_unattended() == 0
     assert fresh(new).status == Game.Status.OPEN and balance_of(ann.pk) == 980
 
 
 def test_an_offer_nobody_looks_at_is_withdrawn_after_30_s(django_user_model, monkeypatch):
     (ann, _), (bea, _) = (account(django_user_model, n) for n in ("ann", "bea"))
     old = finished_game(ann, bea)
-    new = stakes.offer_rematch(member(ann), old.pk)
+    new = offer_rematch(member(ann), old.pk)
     # bea's join counts as her being at the old game for a request's 30 s (games.presence): past that
     later = presence._now() + presence.REQUEST_SECONDS + 1
     monkeypatch.setattr(presence, "_now", lambda: later)
-    assert stakes.withdraw_unattended() == 0  # first seen unattended now
+    assert withdraw_unattended() == 0  # first seen unattended now
     _unattended_for(new, 29)
-    assert stakes.withdraw_unattended() == 0
+    assert withdraw_unattended() == 0
     _unattended_for(new, 31)
-    assert stakes.withdraw_unattended() == 1
+    assert withdraw_unattended() == 1
     assert fresh(new).status == Game.Status.ABANDONED and balance_of(ann.pk) == 1080
 
 
@@ -135,12 +138,12 @@ async def test_the_old_game_page_shows_offered_withdrawn_and_joined_live(django_
     for ws in (ann_ws, bea_ws):
         await drain(ws)
 
-    offer = database_sync_to_async(stakes.offer_rematch)
+    offer = database_sync_to_async(offer_rematch)
     new = await offer(member(bea), old.pk)
     assert "bea offers a rematch" in _rematch_part(await _next_board(ann_ws))
     await drain(bea_ws)
 
-    await database_sync_to_async(stakes.cancel_staked_room)(member(bea), new.pk)
+    await database_sync_to_async(cancel_staked_room)(member(bea), new.pk)
     for ws in (ann_ws, bea_ws):
         shown = _rematch_part(await _next_board(ws))
         assert "rematch offer was withdrawn" in shown and "offers a rematch: join" not in shown
@@ -149,7 +152,7 @@ async def test_the_old_game_page_shows_offered_withdrawn_and_joined_live(django_
     again = await offer(member(bea), old.pk)
     await drain(ann_ws)
     await drain(bea_ws)
-    await database_sync_to_async(stakes.join_staked_room)(member(ann), again.pk)
+    await database_sync_to_async(join_staked_room)(member(ann), again.pk)
     for ws, who in ((bea_ws, "ann"), (ann_ws, "You")):
         shown = _rematch_part(await _next_board(ws))
         assert f"{who} joined the rematch" in shown and f"/games/{again.pk}/" in shown
@@ -167,11 +170,11 @@ async def test_the_old_opponent_looking_at_the_new_room_keeps_the_offer(
     def setup():
         ann, bea = (account(django_user_model, n)[0] for n in ("ann", "bea"))
         old = finished_game(ann, bea)
-        return ann, bea, old, stakes.offer_rematch(member(ann), old.pk)
+        return ann, bea, old, offer_rematch(member(ann), old.pk)
 
     _ann, bea, _old, new = await setup()
     bea_ws = await connect(new.pk, await database_sync_to_async(session_for)(bea, "key-b"))
-    withdraw = database_sync_to_async(stakes.withdraw_unattended)
+    withdraw = database_sync_to_async(withdraw_unattended)
     assert await withdraw() == 0
     await database_sync_to_async(_unattended_for)(new, 60)
     assert await withdraw() == 0  # bea is looking at the room offered to her

@@ -130,12 +130,11 @@ def test_every_way_a_round_ends_is_the_one_call():
     # finish_round is end_round's own step; every other module ends a round with end_round.
     assert finishers == ["games/actions/rounds.py:end_round"], finishers
     assert set(enders) == {
-        "games/actions/absence.py",  # a staked game nobody is at
+        "games/actions/absence.py",  # a staked game nobody is at, or both players away
         "games/actions/idle.py",  # the idle sweeper
         "games/actions/leaving.py",  # resign, leave, abandon, a room closed
         "games/actions/moderation.py",  # a moderator's void
         "games/actions/rounds.py",  # a new round over the round in play
-        "games/actions/stakes.py",  # both players away
         "games/actions/turns.py",  # the winning move
     }, enders
     assert not by_hand, f"recorded or saved by hand after end_round: {by_hand}"

@@ -42,8 +42,10 @@ from accounts import moderation
 from accounts.ledger import rules
 from accounts.sockets import CLOSED_BY_MODERATOR, user_group
 from games import actions
-from games.actions import SeatSpec, TimerSpec, pauses, stakes
+from games.actions import SeatSpec, TimerSpec, pauses
 from games.models import Action, ChatMessage, Game, Round, Seat
+from games.staking.quick import quick_match
+from games.staking.rooms import create_staked_room, join_staked_room
 from tests.games.webplay import fresh, member, turn_seat
 from tests.integration import test_scale_out
 from tests.integration.browsers import Page, is_board, version_of
@@ -222,8 +224,8 @@ def timed_room(host, guest, ruleset: str = "twodice") -> Game:
 
 
 def staked_game(host, guest) -> Game:
-    game = stakes.create_staked_room(member(host), "twodice", STAKE, STAKED_TIMER)
-    stakes.join_staked_room(member(guest), game.pk)
+    game = create_staked_room(member(host), "twodice", STAKE, STAKED_TIMER)
+    join_staked_room(member(guest), game.pk)
     return fresh(game)
 
 
@@ -360,9 +362,7 @@ async def test_after_a_ban_nothing_is_played_in_the_accounts_name(sites, setting
     # An open page in a running room, a running staked game, an open staked room.
     room = await in_db(timed_room)(villain, friend)
     staked = await in_db(staked_game)(rich, villain)
-    waiting = await in_db(stakes.create_staked_room)(
-        member(villain), "twodice", STAKE, STAKED_TIMER
-    )
+    waiting = await in_db(create_staked_room)(member(villain), "twodice", STAKE, STAKED_TIMER)
     mine = await in_db(seat_index)(room.pk, villain)
     friend_page = await Page.open("friend", p1, room.pk, await in_db(session_for)(friend))
     room_pages = [
@@ -641,7 +641,7 @@ async def test_a_timed_ban_withdraws_the_quick_match_entry_and_ends_on_time(site
     legacy = Browser("cooled-legacy", await in_db(session_for)(cooled))
     for browser in (before_ban, legacy):
         await browser.get_csrf_cookie(p0)
-    entry = await in_db(stakes.quick_match)(member(cooled), STAKE)
+    entry = await in_db(quick_match)(member(cooled), STAKE)
     assert (await in_db(fresh)(entry)).status == Game.Status.OPEN
 
     until = timezone.now() + timedelta(seconds=5)  # longer than the checks below take

@@ -29,15 +29,11 @@ from django.contrib.sessions.backends.db import SessionStore
 from games import actions, actors, engine
 from games.actions import SeatSpec, TimerSpec
 from games.models import Action, ChatMessage, Game, Seat
+from games.staking.rooms import create_staked_room, join_staked_room
 from tests.games.webplay import SEED, fresh, member, turn_seat
 from tests.integration.browsers import Page, is_board, message_line, version_of
 from tests.integration.conftest import AWAY_DELAY, GRACE, Service, wait_for
 from tests.stack import BIN, quiesce_games, service_env
-
-try:  # issue 10's staked rooms
-    from games.actions import stakes
-except ImportError:  # pragma: no cover - the ledger isn't in this checkout
-    stakes = None
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -242,7 +238,6 @@ async def test_two_processes_play_one_timed_game_as_one_site(sites):
             await page.close()
 
 
-@pytest.mark.skipif(stakes is None, reason="staked rooms (issue 10) are not in this checkout")
 async def test_a_staked_game_ended_from_both_processes_at_once_settles_once(sites):
     from accounts.ledger.history import balance_of
     from accounts.ledger.models import LedgerTransaction
@@ -250,14 +245,14 @@ async def test_a_staked_game_ended_from_both_processes_at_once_settles_once(site
 
     alice, bob = await in_db(two_people)("staked-")
     before = [await in_db(balance_of)(u.pk) for u in (alice, bob)]
-    game = await in_db(stakes.create_staked_room)(member(alice), "twodice", 100)
+    game = await in_db(create_staked_room)(member(alice), "twodice", 100)
     sessions = [await in_db(session_for)(u) for u in (alice, bob)]
     pages = [
         await Page.open(name, port, game.pk, key)
         for name, port, key in zip(("alice", "bob"), sites.ports, sessions, strict=True)
     ]
     try:
-        await in_db(stakes.join_staked_room)(member(bob), game.pk)
+        await in_db(join_staked_room)(member(bob), game.pk)
         started = await in_db(fresh)(game)
         assert started.status == Game.Status.PLAYING
         for page in pages:

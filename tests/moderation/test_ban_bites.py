@@ -223,20 +223,20 @@ def test_a_staked_join_authenticated_before_the_ban_committed_takes_no_seat(
     """The staked lobby's join checks the ban under the room's lock, as every game command does: a
     join request that was authenticated before the ban committed neither seats nor charges the account."""
     from accounts.ledger.history import balance_of
-    from games.actions import stakes
+    from games.staking import rooms
     from tests.ledger_checks import assert_ledger_ok
 
     host = django_user_model.objects.create_user("host")
     troll = django_user_model.objects.create_user("troll", password=PASSWORD)
-    room = stakes.create_staked_room(member(host), "twodice", 100)
+    room = rooms.create_staked_room(member(host), "twodice", 100)
     browser = logged_in(troll)
-    real = stakes.lock_game
+    real = rooms.lock_game
 
     def ban_lands_now(game_id):  # the ban commits while this join is on its way to the lock
         moderation.do_ban(moderator, troll, "Collusion")
         return real(game_id)
 
-    monkeypatch.setattr(stakes, "lock_game", ban_lands_now)
+    monkeypatch.setattr(rooms, "lock_game", ban_lands_now)
     answer = browser.post(f"/staked/{room.pk}/join", {"key": "troll-1"}, **HTMX)
     monkeypatch.undo()
     assert answer.status_code == 403 and "banned" in answer.content.decode()

@@ -11,9 +11,9 @@ from django.conf import settings
 from accounts import moderation
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
-from games.actions import stakes
 from games.errors import GameError
 from games.models import Game
+from games.staking.rooms import create_staked_room, join_staked_room
 from games.tasks import sweep_deadlines
 from tests.games.webplay import SEED, fresh, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
@@ -44,8 +44,8 @@ def test_beat_runs_the_sweeper_at_least_every_five_seconds():
 def test_a_join_the_ban_did_not_see_is_given_up_by_the_sweeper(django_user_model, moderator, when):
     host = django_user_model.objects.create_user("host")
     troll = django_user_model.objects.create_user("troll")
-    room = stakes.create_staked_room(member(host), "twodice", 100)
-    join = lambda: stakes.join_staked_room(member(troll), room.pk)  # noqa: E731
+    room = create_staked_room(member(host), "twodice", 100)
+    join = lambda: join_staked_room(member(troll), room.pk)  # noqa: E731
     ban = lambda: moderation.do_ban(moderator, troll, "Collusion")  # noqa: E731
     if when == "join-open-as-the-ban-looks":  # written, committed only after the ban
         joined, banned = interleave(join, nothing, ban)

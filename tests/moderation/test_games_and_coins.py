@@ -14,10 +14,10 @@ from accounts import moderation
 from accounts.audit import AuditLog
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
-from games.actions import stakes
 from games.actions.moderation import do_void
 from games.models import Game
 from games.narration import shown
+from games.staking.rooms import create_staked_room, join_staked_room
 from tests.games.webplay import fresh, friends_room, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
@@ -51,14 +51,14 @@ def rival(django_user_model):
 
 
 def staked_game(host, guest, stake=100) -> Game:
-    game = stakes.create_staked_room(member(host), "twodice", stake)
-    stakes.join_staked_room(member(guest), game.pk)
+    game = create_staked_room(member(host), "twodice", stake)
+    join_staked_room(member(guest), game.pk)
     return fresh(game)
 
 
 def test_a_ban_resigns_staked_games_and_refunds_open_rooms(cheat, rival, moderator):
     playing = staked_game(rival, cheat)
-    waiting = stakes.create_staked_room(member(cheat), "twodice", 200)
+    waiting = create_staked_room(member(cheat), "twodice", 200)
     assert balance_of(cheat.pk) == 700
     moderation.do_ban(moderator, cheat, "Collusion")
     playing, waiting = fresh(playing), fresh(waiting)

@@ -18,9 +18,10 @@ from accounts import moderation
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
 from games import actions
-from games.actions import SeatSpec, chat, lock_game, pauses, stakes
+from games.actions import SeatSpec, chat, lock_game, pauses
 from games.errors import GameError
 from games.models import ChatMessage, Game, Seat
+from games.staking.rooms import create_staked_room, join_staked_room
 from games.tasks import sweep_deadlines
 from leaderboard.models import Result
 from tests.games.webplay import SEED, everyone_here, fresh, friends_room, member
@@ -173,11 +174,11 @@ def _say(game, player, text):
 def staked_room(django_user_model):
     host = django_user_model.objects.create_user("host")
     guest = django_user_model.objects.create_user("guest")
-    return stakes.create_staked_room(member(host), "twodice", 100), host, guest
+    return create_staked_room(member(host), "twodice", 100), host, guest
 
 
 def _join(room, guest):
-    return lambda: stakes.join_staked_room(member(guest), room.pk)
+    return lambda: join_staked_room(member(guest), room.pk)
 
 
 @pytest.mark.parametrize("join_first", [True, False])

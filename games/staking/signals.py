@@ -1,4 +1,5 @@
-"""Signal receivers of the games app, connected when the app is ready (games/apps.py)."""
+"""The staking's signal receivers, connected when the games app is ready (games/apps.py): leaving an
+account withdraws its open staked room or quick-match entry."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from django.http import HttpRequest
 from accounts.browsers import account_changed
 from accounts.models import User
 
-from .actions.stakes import withdraw_entry
-from .errors import GameError
+from ..errors import GameError
+from .sweeper import withdraw_entry
 
 
 @receiver(user_logged_out, dispatch_uid="staked_withdraw_on_logout")

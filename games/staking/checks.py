@@ -1,4 +1,5 @@
-"""Invariants tying staked games to their escrows.
+"""Invariants tying staked games to their escrows, run with the ledger's own (`manage.py check_ledger`
+and the hourly check: games/apps.py adds them with accounts.ledger.checks.also_check).
 
 - a finished or cancelled staked game's escrow is empty and has exactly one closing transaction;
 - an open room's escrow holds the host's stake, a game in play both stakes, and neither is closed.
@@ -6,21 +7,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.db.models import F, Q, QuerySet
 
-from .models import LedgerAccount
+from accounts.ledger.models import LedgerAccount
 
-if TYPE_CHECKING:
-    from games.models import Game
+from ..models import Game
 
 LIMIT = 20
 
 
 def staked_game_problems() -> list[str]:
-    from games.models import Game
-
     over = [Game.Status.FINISHED, Game.Status.ABANDONED]
     held = {Game.Status.OPEN: 1, Game.Status.PLAYING: 2}
     escrows = LedgerAccount.objects.filter(kind=LedgerAccount.Kind.ESCROW)

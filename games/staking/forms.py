@@ -10,8 +10,8 @@ from django import forms
 
 from accounts.ledger import rules
 
-from .actions.stakes import DEFAULT_TIMER, TWO_PLAYER_RULESETS, staked_timers
-from .models import RULESET_NAMES
+from ..models import RULESET_NAMES
+from .rules import DEFAULT_TIMER, TWO_PLAYER_RULESETS, staked_timers
 
 RULESET_CHOICES = [(name, RULESET_NAMES[name]) for name in TWO_PLAYER_RULESETS]
 
@@ -45,7 +45,7 @@ class KeyedForm(forms.Form):
 
 class StakedRoomForm(KeyedForm):
     id_prefix = "room"
-    # The stake is checked by games.actions.stakes.parse_stake (ASCII digits, bounds) so that the
+    # The stake is checked by games.staking.rules.parse_stake (ASCII digits, bounds) so that the
     # action refuses bad input the same way whoever calls it; here it is only text.
     stake = forms.CharField(
         max_length=24,

@@ -1,6 +1,7 @@
 """Staked rooms' own table: the idempotency keys of their forms. (The stake itself is `Game.stake`.)
 
-Imported by games/models.py so Django finds it.
+Imported by games/models.py so Django finds it (the model is in the games app, its table unchanged).
+It imports nothing of the games' code: the game is named by string.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ class StakeRequest(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=64)
-    # What the first request asked for (games.actions.stakes._fingerprint): the same key with another
+    # What the first request asked for (games.staking.keys.fingerprint): the same key with another
     # request is refused. Empty for keys stored before it was kept.
     fingerprint = models.CharField(max_length=64, blank=True, default="")
     game = models.ForeignKey("games.Game", null=True, on_delete=models.CASCADE, related_name="+")

@@ -1,0 +1,63 @@
+"""What else happens when a round ends: the handlers that the apps above the games' core register (in
+their AppConfig.ready), which `finish_round` calls inside the transaction of the action that ends the
+round. So the core imports nothing above itself, and still a round can't be over and unpaid or
+unscored: a handler that raises rolls the whole action back.
+
+Handlers run stage by stage, and within a stage in the order they were registered:
+
+    SETTLE  the coins: a staked game's escrow closes (games.staking.settlement, registered by
+            games/apps.py); it sets `EndedRound.coins`
+    RECORD  the results, with the coins the settlement paid (leaderboard.results, registered by
+            leaderboard/apps.py)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING
+
+from .round_ends import RoundEnd
+
+if TYPE_CHECKING:
+    from .models import Game, Seat
+
+
+class Stage(IntEnum):
+    SETTLE = 1
+    RECORD = 2
+
+
+@dataclass
+class EndedRound:
+    """The round that just ended, as its handlers see it (the game is not saved yet)."""
+
+    game: Game
+    seats: list[Seat]
+    places: list[int]  # seat indexes, winner first; [] for an end that ranks nobody
+    how: RoundEnd
+    coins: dict[int, int] = field(default_factory=dict)  # {seat index: won (+) or lost (-)}: SETTLE
+
+
+Handler = Callable[[EndedRound], None]
+_HANDLERS: dict[Stage, list[Handler]] = {stage: [] for stage in Stage}
+
+
+def on_round_end(stage: Stage, handler: Handler) -> None:
+    """Call `handler` at `stage` of every round's end from now on (once, however often it is added)."""
+    if handler not in _HANDLERS[stage]:
+        _HANDLERS[stage].append(handler)
+
+
+def handlers() -> list[tuple[Stage, Handler]]:
+    """Every registered handler, in the order they run."""
+    return [(stage, handler) for stage in Stage for handler in _HANDLERS[stage]]
+
+
+def run_handlers(ended: EndedRound) -> None:
+    if not _HANDLERS[Stage.RECORD]:
+        # Django not set up (or an app's ready() skipped): a round ending now would leave no results.
+        raise RuntimeError("No round-end handler is registered: the apps are not ready.")
+    for _, handler in handlers():
+        handler(ended)
