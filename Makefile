@@ -36,6 +36,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy  # [tool.mypy] in pyproject.toml: --strict on games/engine, annotated apps
+	$(VENV)/bin/lint-imports  # [tool.importlinter] in pyproject.toml: the layers, one direction
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .

@@ -3,6 +3,9 @@
 Each finished round gets its `Round` row (and so its public replay id) if it has none, and its results
 written through `write_rounds`, oldest first, as if it had just ended at its last action. Rounds that
 already have results are left alone, so running it twice changes nothing.
+
+The migration passes its historical models (it finds them by name in its own app registry); this
+module takes them as arguments, so it names no model by a string.
 """
 
 from __future__ import annotations
@@ -10,19 +13,16 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from django.db.migrations.state import StateApps
-
 from .results import FinishedRound, SeatFacts, write_rounds
 
 BATCH = 500
 
 
-def backfill(apps: StateApps) -> int:
-    """Write the missing results; `apps` is the migration's app registry. Returns the rounds written."""
-    game_model = apps.get_model("games", "Game")
-    round_model = apps.get_model("games", "Round")
-    action_model = apps.get_model("games", "Action")
-    tables = tuple(apps.get_model("leaderboard", n) for n in ("Result", "Standing", "PairDay"))
+def backfill(
+    *, game_model: Any, round_model: Any, action_model: Any, tables: tuple[Any, Any, Any]
+) -> int:
+    """Write the missing results; the models are the migration's (games' Game, Round and Action, and
+    `tables` = the leaderboard's Result, Standing and PairDay). Returns the rounds written."""
 
     for game in game_model.objects.filter(status="finished").exclude(result_places=[]):
         if not round_model.objects.filter(game=game, number=game.round).exists():

@@ -1,5 +1,10 @@
-"""The game core's shape, pinned (issue 9): later changes can't quietly undo it.
+"""The site's shape, pinned (issues 9 and 18): later changes can't quietly undo it. Every check scans
+every first-party app in INSTALLED_APPS (and the project package where it says so).
 
+- every first-party module is named by the layers contract (pyproject.toml, checked by `lint-imports`),
+  so a new module can't escape it;
+- no app code outside migrations finds a model or a module by a string (`apps.get_model`,
+  `import_string`, `importlib`): such an edge is one the contract can't see;
 - games/actions/ modules import one another without a circle (tasks are queued by name);
 - `finish_round` is the only code that ends a round (sets a finished status or writes the places), and
   only `end_round` calls it: every way a round ends is the one call that also records the action, saves
@@ -10,16 +15,97 @@
 from __future__ import annotations
 
 import ast
+import re
+import tomllib
 from pathlib import Path
+
+from django.apps import apps
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTIONS = ROOT / "games" / "actions"
-APP_CODE = [
-    p
-    for folder in ("games", "accounts", "leaderboard")
-    for p in (ROOT / folder).rglob("*.py")
-    if "migrations" not in p.parts and "engine" not in p.parts
+# The first-party apps: those of INSTALLED_APPS that are packages of this checkout.
+APPS = sorted(
+    Path(config.path) for config in apps.get_app_configs() if Path(config.path).parent == ROOT
+)
+PROJECT = ROOT / settings.ROOT_URLCONF.split(".")[0]  # ludopat: settings, URLs, plumbing
+ALL_CODE = [
+    p for folder in [*APPS, PROJECT] for p in folder.rglob("*.py") if "migrations" not in p.parts
 ]
+# The apps' code that plays games (the engine computes, it never ends a round or pushes).
+APP_CODE = [p for p in ALL_CODE if PROJECT not in p.parents and "engine" not in p.parts]
+
+
+def test_the_shape_tests_scan_every_first_party_app():
+    names = {path.name for path in APPS}
+    assert names == {"accounts", "games", "leaderboard"}, names
+    assert {path.parts[len(ROOT.parts)] for path in APP_CODE} == names
+
+
+# --- the layers ----------------------------------------------------------------------------------
+
+
+def _import_linter() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+
+
+def _named_by_layers() -> set[str]:
+    """The modules the layers contract names (a name in parentheses may be missing)."""
+    contract = next(c for c in _import_linter()["contracts"] if c["type"] == "layers")
+    return {
+        name.strip().strip("()")
+        for layer in contract["layers"]
+        for name in re.split(r"[:|]", layer)
+        if name.strip()
+    }
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_every_first_party_module_is_named_by_a_layer():
+    named = _named_by_layers()
+    roots = _import_linter()["root_packages"]
+    assert sorted(roots) == sorted([PROJECT.name, *(path.name for path in APPS)])
+    modules = [_module_name(p) for p in ALL_CODE]
+
+    def in_a_layer(module: str) -> bool:
+        return any(module == name or module.startswith(f"{name}.") for name in named)
+
+    def holds_layers(module: str) -> bool:  # a package whose modules are named one by one
+        return any(name.startswith(f"{module}.") for name in named)
+
+    loose = [m for m in modules if not in_a_layer(m) and not holds_layers(m)]
+    assert not loose, f"name these modules in a layer of pyproject.toml's contract: {loose}"
+
+
+def _finds_by_string(node: ast.AST) -> bool:
+    """`apps.get_model(...)`, `import_string`, `importlib` / `import_module`, `__import__`."""
+    if isinstance(node, ast.Attribute):
+        return node.attr in {"get_model", "import_module", "import_string"}
+    if isinstance(node, ast.Name):
+        return node.id in {"import_string", "import_module", "__import__"}
+    if isinstance(node, ast.Import):
+        return any(alias.name.split(".")[0] == "importlib" for alias in node.names)
+    if isinstance(node, ast.ImportFrom):
+        names = {alias.name for alias in node.names}
+        return (node.module or "").split(".")[0] == "importlib" or "import_string" in names
+    return False
+
+
+def test_no_app_code_finds_a_model_or_a_module_by_a_string():
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in ALL_CODE
+        for node in ast.walk(ast.parse(path.read_text()))
+        if _finds_by_string(node)
+    ]
+    assert not found, f"import it instead, so the layers contract sees the edge: {found}"
+
+
+# --- games' core ------------------------------------------------------------------------------------
 
 
 def _imports_of(path: Path) -> set[str]:
