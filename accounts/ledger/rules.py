@@ -6,7 +6,7 @@ LUDOPAT_RAKE_BP          the house's cut of a pot in basis points (1,000 = 10%)
 LUDOPAT_STAKE_MIN/MAX    a stake's bounds (10 to 10,000)
 LUDOPAT_NEW_PLAYER_MAX   the highest stake for an account younger than a day or with fewer than
                          LUDOPAT_NEW_PLAYER_GAMES rounds against people it played itself (100; 5;
-                         games.actions.stakes.is_new_player)
+                         games.staking.rules.is_new_player)
 LUDOPAT_STAKE_TIERS      quick match's stakes (50, 100, 250, 500, 1,000)
 """
 
