@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
+
+from accounts.moderation import banned_games
 
 from . import actions, broadcast
 from .actions import idle, timers
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
@@ -29,8 +35,13 @@ def presence_lapsed(game_id: str) -> None:
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
     """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker), and give
-    up any seat a banned account still holds (games.actions.moderation.give_up_banned_seats)."""
-    return timers.sweep()
+    up any seat a banned account still holds (a join racing the ban: moderation's banned_games)."""
+    done = timers.sweep()
+    try:
+        banned_games.give_up_banned_seats()
+    except Exception:  # the timers above have run; the next sweep tries the seats again
+        log.exception("giving up banned accounts' seats failed")
+    return done
 
 
 @shared_task(ignore_result=True)

@@ -20,7 +20,7 @@ from ..actors import Actor, playing_seats, refuse_banned
 from ..errors import Conflict
 from ..models import Action, Game, Seat
 from ..narration import who
-from . import absence, core, moderation, pauses, settlement, stakes
+from . import absence, core, pauses, settlement, stakes
 from .turns import play_computer_turn, play_for
 
 log = logging.getLogger(__name__)
@@ -114,10 +114,6 @@ def sweep() -> int:
             done += do_deadline(game_id)
         except Exception:  # one broken game must not stop the others' timers
             log.exception("deadline of game %s failed", game_id)
-    try:  # a seat a banned account took after its ban looked (a join racing the ban) is given up
-        moderation.give_up_banned_seats()
-    except Exception:
-        log.exception("giving up banned accounts' seats failed")
     try:  # staked rooms whose host has left the page are withdrawn and refunded
         stakes.withdraw_unattended()
     except Exception:
