@@ -1,6 +1,6 @@
 """Players in the admin: searched by name, e-mail or a game they played; banned, muted and renamed only
-through actions (each asks for a reason and is audited); never deleted. The audit log is read-only for
-everyone, superusers included."""
+through actions (each asks for a reason and is audited, and calls accounts.moderation); never deleted.
+The audit log is read-only for everyone, superusers included. The reports queue is admin_reports.py."""
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
@@ -10,11 +10,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from . import collusion, moderation
 from .admin_actions import form_action
 from .admin_forms import BanForm, CoinsForm, MuteForm, ReasonForm, RenameForm, ends_after
-from .audit import AuditLog
-from .models import CollusionFlag, User
+from .models import User
+from .moderation import bans, coins, collusion, mutes, renames
+from .moderation.audit import AuditLog
+from .moderation.models import CollusionFlag
 
 admin.site.site_header = "Ludopat moderation"
 admin.site.site_title = "Ludopat moderation"
@@ -135,7 +136,7 @@ class PlayerAdmin(UserAdmin):
     @admin.action(description="Adjust the selected players' coins", permissions=["adjust_coins"])
     def adjust_coins(self, request, queryset):
         def apply(user, data):
-            moderation.do_adjust_coins(request.user, user, data["amount"], data["reason"])
+            coins.do_adjust_coins(request.user, user, amount=data["amount"], reason=data["reason"])
 
         return form_action(
             self,
@@ -152,7 +153,7 @@ class PlayerAdmin(UserAdmin):
     def ban(self, request, queryset):
         def apply(user, data):
             until = ends_after(data["duration"]) if data["duration"] else None
-            moderation.do_ban(request.user, user, data["reason"], until)
+            bans.do_ban(request.user, user, reason=data["reason"], until=until)
 
         return form_action(
             self,
@@ -174,14 +175,16 @@ class PlayerAdmin(UserAdmin):
             action="unban",
             title="Lift the ban",
             form_class=ReasonForm,
-            apply=lambda user, data: moderation.do_unban(request.user, user, data["reason"]),
+            apply=lambda user, data: bans.do_unban(request.user, user, reason=data["reason"]),
             done="ban lifted.",
         )
 
     @admin.action(description="Mute the selected players' chat", permissions=["mute"])
     def mute(self, request, queryset):
         def apply(user, data):
-            moderation.do_mute(request.user, user, ends_after(data["duration"]), data["reason"])
+            mutes.do_mute(
+                request.user, user, until=ends_after(data["duration"]), reason=data["reason"]
+            )
 
         return form_action(
             self,
@@ -203,14 +206,16 @@ class PlayerAdmin(UserAdmin):
             action="unmute",
             title="Unmute",
             form_class=ReasonForm,
-            apply=lambda user, data: moderation.do_unmute(request.user, user, data["reason"]),
+            apply=lambda user, data: mutes.do_unmute(request.user, user, reason=data["reason"]),
             done="unmuted.",
         )
 
     @admin.action(description="Rename the selected player", permissions=["rename"])
     def rename(self, request, queryset):
         def apply(user, data):
-            moderation.do_rename(request.user, user, data["username"], data["reason"])
+            renames.do_rename(
+                request.user, user, new_username=data["username"], reason=data["reason"]
+            )
 
         return form_action(
             self,
@@ -246,7 +251,8 @@ class AuditLogAdmin(admin.ModelAdmin):
         return False
 
 
-# The coin ledger's read-only admin registers its models on import.
+# The coin ledger's read-only admin and the reports queue register their models on import.
+from . import admin_reports as _reports_admin  # noqa: E402, F401
 from .ledger import admin as _ledger_admin  # noqa: E402, F401
 
 

@@ -11,7 +11,7 @@ class AccountsConfig(AppConfig):
         from .addresses import remember_address
         from .browsers import remember_browser
         from .ledger import signals  # noqa: F401  (every new account's wallet and grant)
-        from .roles import ensure_roles
+        from .moderation.roles import ensure_roles
 
         user_logged_in.connect(remember_address, dispatch_uid="accounts.remember_address")
         user_logged_in.connect(remember_browser, dispatch_uid="accounts.remember_browser")

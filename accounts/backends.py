@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import moderation
+from .sanctions import lift_expired_ban
 
 
 class LiftExpiredBan:
@@ -11,5 +11,5 @@ class LiftExpiredBan:
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if username:
-            moderation.lift_expired_ban(username)
+            lift_expired_ban(username)
         return None  # no get_user either: Django's test client logs in with the first backend having one

@@ -9,7 +9,7 @@ from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.exceptions import ValidationError
 
-from .moderation import ban_in_force, ban_notice_for
+from .sanctions import ban_in_force, ban_notice_for
 
 # All an ended session keeps: the banned account's id, so the browser is told why until the ban ends.
 BANNED_ACCOUNT = "ludopat_banned_account"

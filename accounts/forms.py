@@ -4,7 +4,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 
 from .models import User
-from .moderation import ban_notice
+from .sanctions import ban_notice
 
 
 class SignUpForm(UserCreationForm):

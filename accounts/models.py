@@ -3,7 +3,6 @@ from django.db import models
 from django.utils import timezone
 
 from .addresses import AccountSession, LoginAddress  # noqa: F401  (models: found through here)
-from .audit import AuditLog  # noqa: F401
 from .browsers import BrowserAccount  # noqa: F401
 from .ledger.models import (  # noqa: F401
     LedgerAccount,
@@ -18,7 +17,7 @@ class User(AbstractUser):
     """A player's account. Email is optional (needed only for password reset).
 
     Accounts are deactivated, never deleted: a ban sets `is_active` off (Django then refuses the log-in
-    and every session's user) and records why and until when; accounts/moderation.py does it.
+    and every session's user) and records why and until when; accounts/moderation/bans.py does it.
     """
 
     # A chat mute: the player's messages are refused until then, and they are told why.
@@ -59,9 +58,7 @@ class User(AbstractUser):
         return self.banned_at is not None
 
 
-class CollusionFlag(User):
-    """The admin's page of collusion flags (accounts.collusion); a proxy, so it has a permission."""
-
-    class Meta:
-        proxy = True
-        verbose_name = "collusion flag"
+# Moderation's models (the reports queue, the admin's collusion page, the audit log) live in its package;
+# Django finds them through here. Imported last: they name User.
+from .moderation.audit import AuditLog  # noqa: E402, F401
+from .moderation.models import CollusionFlag, Report  # noqa: E402, F401

@@ -11,6 +11,8 @@ from django.template.loader import render_to_string
 
 from ludopat.worker_threads import db_call
 
+from .sanctions import ban_notice_for
+
 log = logging.getLogger(__name__)
 
 # Close code of a connection ended by a moderator: the page must not reconnect.
@@ -57,8 +59,6 @@ class ClosedOnBan:
     not reconnect on."""
 
     async def account_closed(self, event):
-        from .moderation import ban_notice_for  # moderation imports this module
-
         user = self.scope.get("user")
         notice = ""
         if user is not None and user.is_authenticated:

@@ -13,7 +13,7 @@ from ludopat.numbers import page_in
 
 from .forms import ReportPlayerForm, SignUpForm
 from .models import User
-from .reports import do_report_player
+from .moderation.reports import do_report_player
 
 TOO_MANY_SIGNUPS = "Too many new accounts from your connection: try again in an hour."
 TOO_MANY_RESETS = "Too many password reset requests: try again in an hour."
@@ -70,7 +70,7 @@ def report_player(request, username: str):
     try:
         if not form.is_valid():
             raise GameError(next(iter(form.errors.values()))[0])
-        do_report_player(request.user, player, form.cleaned_data["reason"])
+        do_report_player(request.user, player, reason=form.cleaned_data["reason"])
     except GameError as error:
         messages.error(request, str(error))
     else:

@@ -10,7 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 
-from accounts.moderation import ban_notice
+from accounts.sanctions import ban_notice
 
 from .errors import Banned, NotAllowed
 from .models import Game, Seat

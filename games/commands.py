@@ -17,6 +17,8 @@ from typing import Any
 
 from django import forms as django_forms
 
+from accounts.moderation import reports
+
 from . import actions, forms
 from .actions import chat, pauses, timers
 from .actors import Actor, owns, seats_of
@@ -84,7 +86,10 @@ COMMANDS: dict[str, Command] = {
     "back": Command(NoParameters, lambda g, a, c: timers.do_back(g, a)),
     "chat": Command(forms.ChatForm, lambda g, a, c: chat.do_chat(g, a, c["text"])),
     "report": Command(
-        forms.ReportForm, lambda g, a, c: chat.do_report(g, a, c["message"], c["reason"])
+        forms.ReportForm,
+        lambda g, a, c: reports.do_report_message(
+            g, a, message_id=c["message"], reason=c["reason"]
+        ),
     ),
 }
 

@@ -295,7 +295,9 @@ class Pause(models.Model):
 
 
 class ChatMessage(models.Model):
-    """A line of a game's chat (open during pauses). Stored as typed after cleaning; escaped on output."""
+    """A line of a game's chat (open during pauses). Stored as typed after cleaning; escaped on output.
+    Players' reports of it are moderation's (accounts.moderation.models.Report, related name
+    `reports`)."""
 
     MAX_LENGTH = 200
 
@@ -320,66 +322,6 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.text[:40]}"
-
-
-class ChatReport(models.Model):
-    """A player reported a chat message or a player: one entry of the moderators' reports queue.
-
-    A message report names the message and its author; a player report names only the player (and the
-    game it came from, if any). A moderator resolves it with an outcome (accounts/moderation.py).
-    """
-
-    class Outcome(models.TextChoices):
-        OPEN = "", "Open"
-        DISMISSED = "dismissed", "Dismissed"
-        HIDDEN = "hidden", "Message hidden"
-        MUTED = "muted", "Player muted"
-        BANNED = "banned", "Player banned"
-
-    message = models.ForeignKey(
-        ChatMessage, null=True, blank=True, on_delete=models.CASCADE, related_name="reports"
-    )
-    reported = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="reports_against",
-    )
-    game = models.ForeignKey(
-        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="reports"
-    )
-    reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    reason = models.CharField(max_length=200, blank=True)
-    created = models.DateTimeField(auto_now_add=True)
-    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True, default="")
-    resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    note = models.CharField(max_length=300, blank=True)  # the moderator's reason
-
-    class Meta:
-        ordering = ["created", "pk"]
-        verbose_name = "report"
-        constraints = [
-            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once"),
-            models.UniqueConstraint(
-                fields=["reported", "reporter"],
-                condition=models.Q(message__isnull=True, resolved_at__isnull=True),
-                name="player_report_open_once",
-            ),
-        ]
-        indexes = [models.Index(fields=["resolved_at", "created"])]
-
-    def __str__(self) -> str:
-        return f"Report {self.pk} of a {'message' if self.message_id else 'player'}"
-
-    @property
-    def is_open(self) -> bool:
-        return self.resolved_at is None
 
 
 from .staking.models import StakeRequest  # noqa: E402, F401  (Django finds it here)

@@ -28,7 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 
-from accounts.moderation import mute_notice_for
+from accounts.sanctions import mute_notice_for
 from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
 from . import actions, actors, broadcast, caches, engine, presence

@@ -7,8 +7,10 @@ from collections.abc import Callable
 
 from celery import shared_task
 
+from accounts.moderation import banned_games
+
 from . import actions, broadcast
-from .actions import idle, moderation, timers
+from .actions import idle, timers
 from .staking import sweeper
 
 log = logging.getLogger(__name__)
@@ -40,7 +42,7 @@ def sweep_deadlines() -> int:
     sweeps of the layers above the games' core are called here, so the core imports none of them.
     The number of games where a deadline did something."""
     done = timers.sweep()
-    _sweep(moderation.give_up_banned_seats, "giving up banned accounts' seats")
+    _sweep(banned_games.give_up_banned_seats, "giving up banned accounts' seats")
     _sweep(sweeper.withdraw_unattended, "withdrawing unattended staked rooms")
     return done
 

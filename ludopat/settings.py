@@ -263,7 +263,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
         "options": {"expires": 3600.0},
     },
-    # Timed bans end on time (accounts.moderation.lift_expired_bans).
+    # Timed bans end on time (accounts.sanctions.lift_expired_bans).
     "lift-expired-bans": {
         "task": "accounts.tasks.lift_expired_bans",
         "schedule": 60.0,

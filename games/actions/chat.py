@@ -3,7 +3,8 @@
 Messages are cleaned (control and invisible formatting characters removed, runs of whitespace made one
 space), at most 200 characters, rate-limited per player, refused for muted accounts (who are told until
 when and why), stored, and only then delivered over the game's WebSocket group. They are stored as plain
-text and escaped wherever they are shown (templates auto-escape; the admin does too).
+text and escaped wherever they are shown (templates auto-escape; the admin does too). Players report a
+message to the moderators through moderation (accounts.moderation.reports.do_report_message).
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ import unicodedata
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
-from accounts.moderation import mute_notice
+from accounts.sanctions import mute_notice
 
 from .. import broadcast, throttle
 from ..actors import Actor, refuse_banned, seats_of
-from ..errors import Conflict, GameError, GameNotFound, NotAllowed
-from ..models import ChatMessage, ChatReport, Game, Seat
+from ..errors import Conflict, GameError, NotAllowed
+from ..models import ChatMessage, Game, Seat
 from . import core
 from .pauses import people_game
 
@@ -90,31 +91,6 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
         return message
 
 
-def do_report(game_id: str, actor: Actor, message_id: int, reason: str = "") -> ChatReport:
-    """A player flags a message for the moderators (once per message)."""
-    message = ChatMessage.objects.filter(pk=message_id, game_id=game_id).first()
-    if message is None:
-        raise GameNotFound("There is no such message in this game.")
-    game = message.game
-    seats = list(game.seats.select_related("user"))
-    refuse_banned(game, seats, actor)
-    if not seats_of(game, seats, actor) or actor.user_id is None:
-        raise NotAllowed("Only the players of this game can report a message.")
-    if message.user_id == actor.user_id:
-        raise Conflict("That is your own message.")
-    try:
-        with transaction.atomic():
-            return ChatReport.objects.create(
-                message=message,
-                reported_id=message.user_id,
-                game=game,
-                reporter_id=actor.user_id,
-                reason=clean_text(reason)[:200],
-            )
-    except IntegrityError:
-        return ChatReport.objects.get(message=message, reporter_id=actor.user_id)
-
-
 def messages(game: Game, limit: int = 200) -> list[ChatMessage]:
     shown = ChatMessage.objects.filter(game=game, hidden_at__isnull=True)  # hidden by a moderator
     rows = shown.order_by("-created", "-pk")[:limit]
@@ -124,8 +100,6 @@ def messages(game: Game, limit: int = 200) -> list[ChatMessage]:
 def reported_by(game: Game, actor: Actor) -> set[int]:
     if actor.user_id is None:
         return set()
-    return set(
-        ChatReport.objects.filter(message__game=game, reporter_id=actor.user_id).values_list(
-            "message_id", flat=True
-        )
-    )
+    # Through the reports' relation: the report model is moderation's, above this module.
+    reported = ChatMessage.objects.filter(game=game, reports__reporter_id=actor.user_id)
+    return set(reported.values_list("pk", flat=True))

@@ -150,7 +150,7 @@ def do_abandon(game_id: str, actor: Actor) -> Game:
         return game
 
 
-# --- for a ban (games.actions.moderation): the account gives up, though it sends no command ------------
+# --- for a ban (accounts.moderation.banned_games): the account gives up, sending no command -------
 
 
 def give_up_for_ban(game: Game, seats: list[Seat], user_id: int) -> None:

@@ -17,11 +17,11 @@ from django.contrib.auth.models import Group
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.test import Client
 
-from accounts import roles
 from accounts.ledger import books
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerAccount, LedgerEntry, LedgerTransaction
 from accounts.ledger.posting import post
+from accounts.moderation import roles
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
 User = get_user_model()

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 def make_moderator(username: str):
     from django.contrib.auth.models import Group
 
-    from accounts.roles import MODERATOR, ensure_roles
+    from accounts.moderation.roles import MODERATOR, ensure_roles
 
     ensure_roles()
     user = make_user(username)
@@ -29,6 +29,7 @@ def make_moderator(username: str):
 def paused_room_with_an_insult() -> str:
     """Alice hosts a timed room, Bob plays; Alice pauses, Bob insults her, Alice reports it."""
     from accounts.models import User
+    from accounts.moderation import reports
     from games import actions
     from games.actions import SeatSpec, TimerSpec, chat, pauses
     from games.models import Seat
@@ -47,7 +48,7 @@ def paused_room_with_an_insult() -> str:
     chat.do_chat(game.pk, alice, "good luck!")
     insult = chat.do_chat(game.pk, bob, "you play like a potato, idiot")
     chat.do_chat(game.pk, alice, "please be nice")
-    chat.do_report(game.pk, alice, insult.pk, "insult")
+    reports.do_report_message(game.pk, alice, message_id=insult.pk, reason="insult")
     return game.pk
 
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 from django.db import transaction
 
-from accounts.roles import MODERATOR
+from accounts.moderation.roles import MODERATOR
 from games import actions, caches
 from games.actors import Actor
 from games.models import Seat
@@ -98,7 +98,7 @@ import django
 django.setup()
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from accounts import moderation
+from accounts.moderation import renames
 from games import actions, caches
 from games.actors import Actor
 from games.render import render_live, viewpoint_for
@@ -132,7 +132,9 @@ def run(command, *args):
     if command == "rename":
         moderator, user, name = args
         users = get_user_model().objects
-        moderation.do_rename(users.get(pk=moderator), users.get(pk=user), name, "Offensive name")
+        renames.do_rename(
+            users.get(pk=moderator), users.get(pk=user), new_username=name, reason="Offensive name"
+        )
         return name
     raise ValueError(command)
 

@@ -219,7 +219,7 @@ def test_every_way_a_round_ends_is_the_one_call():
         "games/actions/absence.py",  # a staked game nobody is at, or both players away
         "games/actions/idle.py",  # the idle sweeper
         "games/actions/leaving.py",  # resign, leave, abandon, a room closed
-        "games/actions/moderation.py",  # a moderator's void
+        "accounts/moderation/voids.py",  # a moderator's void
         "games/actions/rounds.py",  # a new round over the round in play
         "games/actions/turns.py",  # the winning move
     }, enders

@@ -28,8 +28,9 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver
 
 from accounts.forms import SignUpForm
+from accounts.moderation.models import Report
 from games import actors, commands
-from games.models import Action, ChatMessage, ChatReport, Game, Round
+from games.models import Action, ChatMessage, Game, Round
 from games.views import MODE_FORMS
 from ludopat.asgi import application
 from ludopat.client_json import as_fields
@@ -128,7 +129,7 @@ class Snapshot:
             "actions": list(Action.objects.filter(game=game).values_list("seq", "kind")),
             "rounds": Round.objects.filter(game=game).count(),
             "chat": ChatMessage.objects.filter(game=game).count(),
-            "reports": ChatReport.objects.filter(message__game=game).count(),
+            "reports": Report.objects.filter(message__game=game).count(),
         }
 
     @staticmethod

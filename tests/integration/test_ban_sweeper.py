@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from accounts import moderation
 from accounts.ledger.history import balance_of
+from accounts.moderation import bans
 from games.models import Game
 from games.narration import shown
 from games.staking.rooms import create_staked_room, join_staked_room
@@ -29,7 +29,7 @@ def test_beat_gives_up_a_seat_taken_behind_the_bans_back(celery, django_user_mod
     joined, banned = interleave(
         lambda: join_staked_room(member(troll), room.pk),  # committed after the ban
         nothing,
-        lambda: moderation.do_ban(moderator, troll, "Collusion"),
+        lambda: bans.do_ban(moderator, troll, reason="Collusion"),
     )
     assert not isinstance(joined, BaseException) and not isinstance(banned, BaseException)
     assert fresh(room).status == Game.Status.PLAYING  # the ban didn't see this seat

@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
+from accounts.moderation.models import Report
 from games import actions
 from games.actions import SeatSpec, TimerSpec, pauses
-from games.models import ChatMessage, ChatReport, Seat
+from games.models import ChatMessage, Seat
 from tests.games.test_consumers import connect, session_for
 from tests.games.webplay import SEED, everyone_here, fresh, member
 
@@ -97,7 +98,7 @@ async def test_chat_is_live_escaped_limited_reportable_and_mutable():
         for _ in range(2):
             response = client.post(url, {"message": message.pk}, HTTP_HX_REQUEST="true")
             assert response.status_code == 200
-        return ChatReport.objects.filter(message=message, reporter=bob).count()
+        return Report.objects.filter(message=message, reporter=bob).count()
 
     assert await report() == 1
 

@@ -38,8 +38,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from websockets.exceptions import ConnectionClosed
 
-from accounts import moderation
 from accounts.ledger import rules
+from accounts.moderation import bans, mutes, renames
 from accounts.sockets import CLOSED_BY_MODERATOR, user_group
 from games import actions
 from games.actions import SeatSpec, TimerSpec, pauses
@@ -393,7 +393,7 @@ async def test_after_a_ban_nothing_is_played_in_the_accounts_name(sites, setting
         # The ban. (The computer that stands in for a banned seat waits long enough here that every
         # action on that seat during the checks below is the account's own.)
         settings.LUDOPAT_BOT_DELAY = 30
-        await in_db(moderation.do_ban)(mod, villain, "Cheating")
+        await in_db(bans.do_ban)(mod, villain, reason="Cheating")
         settings.LUDOPAT_BOT_DELAY = 0.05
         banned_at = {g.pk: (await in_db(fresh)(g)).version for g in (room, staked, waiting)}
 
@@ -494,7 +494,7 @@ async def test_after_a_mute_no_chat_line_of_the_account_is_accepted(sites):
             await page.wait_for(lambda f: "before the mute" in f, 5)
 
         until = timezone.now() + timedelta(hours=1)
-        await in_db(moderation.do_mute)(mod, chatter, until, MUTE_REASON)
+        await in_db(mutes.do_mute)(mod, chatter, until=until, reason=MUTE_REASON)
 
         outcomes = {}
         for n, page in enumerate(says):
@@ -604,7 +604,7 @@ async def test_after_a_rename_no_process_shows_the_old_name(sites):
         for what in ("/games/", "/leaderboard/", f"/u/{OLD_NAME}/"):
             assert any(what in k and OLD_NAME in html for k, (_, html) in before.items()), what
 
-        await in_db(moderation.do_rename)(mod, rude, NEW_NAME, "Offensive name")
+        await in_db(renames.do_rename)(mod, rude, new_username=NEW_NAME, reason="Offensive name")
 
         after = await renders(NEW_NAME)
         not_shown = {k: status for k, (status, _) in after.items() if status != 200}
@@ -645,7 +645,7 @@ async def test_a_timed_ban_withdraws_the_quick_match_entry_and_ends_on_time(site
     assert (await in_db(fresh)(entry)).status == Game.Status.OPEN
 
     until = timezone.now() + timedelta(seconds=5)  # longer than the checks below take
-    await in_db(moderation.do_ban)(mod, cooled, "Cool off", until)
+    await in_db(bans.do_ban)(mod, cooled, reason="Cool off", until=until)
 
     # The quick-match entry is withdrawn and its stake is back; the old sessions can't queue again.
     assert (await in_db(fresh)(entry)).status != Game.Status.OPEN

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
 
-from accounts.roles import ADMIN, MODERATOR, ensure_roles
+from accounts.moderation.roles import ADMIN, MODERATOR, ensure_roles
 
 PASSWORD = "a-long-test-password"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from accounts import audit
-from accounts.audit import AppendOnly, AuditLog
+from accounts.moderation import audit
+from accounts.moderation.audit import AppendOnly, AuditLog
 
 from .conftest import logged_in
 

@@ -15,9 +15,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import moderation
-from accounts.audit import AuditLog
 from accounts.banned_sessions import BANNED_ACCOUNT
+from accounts.moderation import bans
+from accounts.moderation.audit import AuditLog
+from accounts.moderation.errors import ModerationError
 from accounts.sockets import CLOSED_BY_MODERATOR
 from ludopat.asgi import application
 from tests.games.test_consumers import session_for
@@ -38,7 +39,7 @@ def test_a_ban_blocks_log_in_and_ends_sessions_and_an_unban_lifts_it(player, mod
     browser = logged_in(player)
     assert browser.get("/").context["user"].is_authenticated
     key = browser.session.session_key
-    moderation.do_ban(moderator, player, "Insults in chat")
+    bans.do_ban(moderator, player, reason="Insults in chat")
     assert not can_log_in("troll")
     # The open session ended: it keeps only a note of the ban (its next page says why), nothing of
     # the log-in or the browser key.
@@ -47,7 +48,7 @@ def test_a_ban_blocks_log_in_and_ends_sessions_and_an_unban_lifts_it(player, mod
     assert not browser.get("/").context["user"].is_authenticated
     assert Client().get(reverse("profile", args=["troll"])).status_code == 404
 
-    moderation.do_unban(moderator, player, "Appeal accepted")
+    bans.do_unban(moderator, player, reason="Appeal accepted")
     assert can_log_in("troll")
     entries = AuditLog.objects.filter(user=player).order_by("pk")
     assert [(e.action, e.moderator, e.reason) for e in entries] == [
@@ -59,7 +60,7 @@ def test_a_ban_blocks_log_in_and_ends_sessions_and_an_unban_lifts_it(player, mod
 
 @pytest.mark.django_db
 def test_a_timed_ban_ends_on_time(player, moderator, django_user_model):
-    moderation.do_ban(moderator, player, "Cool off", until=timezone.now() + timedelta(hours=1))
+    bans.do_ban(moderator, player, reason="Cool off", until=timezone.now() + timedelta(hours=1))
     assert not can_log_in("troll")
     django_user_model.objects.filter(pk=player.pk).update(
         banned_until=timezone.now() - timedelta(seconds=1)
@@ -70,12 +71,12 @@ def test_a_timed_ban_ends_on_time(player, moderator, django_user_model):
 
 @pytest.mark.django_db
 def test_moderators_need_a_reason_and_cant_ban_staff_or_themselves(player, moderator, site_admin):
-    with pytest.raises(moderation.ModerationError, match="reason"):
-        moderation.do_ban(moderator, player, "  ")
-    with pytest.raises(moderation.ModerationError, match="staff"):
-        moderation.do_ban(moderator, site_admin, "Coup")
-    with pytest.raises(moderation.ModerationError, match="own account"):
-        moderation.do_ban(moderator, moderator, "Oops")
+    with pytest.raises(ModerationError, match="reason"):
+        bans.do_ban(moderator, player, reason="  ")
+    with pytest.raises(ModerationError, match="staff"):
+        bans.do_ban(moderator, site_admin, reason="Coup")
+    with pytest.raises(ModerationError, match="own account"):
+        bans.do_ban(moderator, moderator, reason="Oops")
     assert can_log_in("troll") and not AuditLog.objects.exists()
 
 
@@ -103,7 +104,7 @@ async def test_a_ban_closes_the_players_open_pages_at_once(player, moderator, re
     ws = WebsocketCommunicator(application, "/ws/online/", headers=[*HOST, cookie])
     assert (await ws.connect())[0]
     await ws.receive_from()  # the online count
-    await database_sync_to_async(moderation.do_ban)(moderator, player, "Threats")
+    await database_sync_to_async(bans.do_ban)(moderator, player, reason="Threats")
     while True:
         message = await ws.receive_output(timeout=3)
         if message["type"] == "websocket.close":
@@ -128,8 +129,8 @@ def test_beat_lifts_timed_bans_that_ended(player, moderator, django_user_model):
     from accounts.tasks import lift_expired_bans
 
     other = django_user_model.objects.create_user("other", password=PASSWORD)
-    moderation.do_ban(moderator, player, "Cool off", until=timezone.now() + timedelta(hours=1))
-    moderation.do_ban(moderator, other, "For good")
+    bans.do_ban(moderator, player, reason="Cool off", until=timezone.now() + timedelta(hours=1))
+    bans.do_ban(moderator, other, reason="For good")
     assert lift_expired_bans() == 0
     django_user_model.objects.filter(pk=player.pk).update(
         banned_until=timezone.now() - timedelta(seconds=1)

@@ -16,7 +16,7 @@ from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.models import Session
 from django.test import Client
 
-from accounts import moderation
+from accounts.moderation import bans
 from accounts.sockets import CLOSED_BY_MODERATOR, user_group
 from games import throttle
 from games.actors import PLAYER_KEY, Actor
@@ -57,7 +57,7 @@ def test_a_post_authenticated_before_the_ban_committed_plays_nothing(
     real = throttle.allow_action
 
     def ban_lands_now(game_id, asker):  # the ban commits while this request is on its way
-        moderation.do_ban(moderator, alice, "Cheating")
+        bans.do_ban(moderator, alice, reason="Cheating")
         return real(game_id, asker)
 
     monkeypatch.setattr(throttle, "allow_action", ban_lands_now)
@@ -115,7 +115,7 @@ async def test_an_open_socket_whose_close_message_was_lost_plays_nothing(
     ws = await connect(game.pk, await database_sync_to_async(session_for)(alice, "key-a"))
     # The account's group forgot this socket, so the ban's close message never reaches it.
     await get_channel_layer().group_discard(user_group(alice.pk), await channel_of(ws))
-    await database_sync_to_async(moderation.do_ban)(moderator, alice, "Threats")
+    await database_sync_to_async(bans.do_ban)(moderator, alice, reason="Threats")
 
     version = (await database_sync_to_async(fresh)(game)).version
     await ws.send_to(text_data=json.dumps({"action": "roll", "version": version}))
@@ -141,7 +141,7 @@ async def test_a_banned_account_can_not_take_a_seat_from_an_open_page(django_use
     game, carol, moderator = await open_room()
     ws = await connect(game.pk, await database_sync_to_async(session_for)(carol, "key-c"))
     await get_channel_layer().group_discard(user_group(carol.pk), await channel_of(ws))
-    await database_sync_to_async(moderation.do_ban)(moderator, carol, "Spam")
+    await database_sync_to_async(bans.do_ban)(moderator, carol, reason="Spam")
 
     await ws.send_to(text_data=json.dumps({"action": "join"}))
     texts, closed = await refusal_and_close(ws)
@@ -181,7 +181,7 @@ def browser_with(session_key: str) -> Client:
 def test_a_ban_ends_a_session_the_index_never_recorded(player, moderator, redis_client):
     session_key = old_log_in(player, "old-browser-key")
     games = key_games(player, "old-browser-key")
-    moderation.do_ban(moderator, player, "Cheating")
+    bans.do_ban(moderator, player, reason="Cheating")
 
     browser = browser_with(session_key)
     for game in games:
@@ -203,7 +203,7 @@ async def test_a_socket_opened_with_such_a_session_controls_nothing(django_user_
         moderator = staff(django_user_model, "mod", "Moderator")
         session_key = old_log_in(troll, "old-browser-key")
         games = key_games(troll, "old-browser-key")
-        moderation.do_ban(moderator, troll, "Cheating")
+        bans.do_ban(moderator, troll, reason="Cheating")
         return session_key, games
 
     session_key, games = await banned_with_an_old_session()
@@ -233,7 +233,7 @@ def test_a_staked_join_authenticated_before_the_ban_committed_takes_no_seat(
     real = rooms.lock_game
 
     def ban_lands_now(game_id):  # the ban commits while this join is on its way to the lock
-        moderation.do_ban(moderator, troll, "Collusion")
+        bans.do_ban(moderator, troll, reason="Collusion")
         return real(game_id)
 
     monkeypatch.setattr(rooms, "lock_game", ban_lands_now)

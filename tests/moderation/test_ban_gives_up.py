@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from accounts import moderation
+from accounts.moderation import bans
 from games.models import Game
 from games.narration import shown
 from leaderboard.models import Result
@@ -46,7 +46,7 @@ def rival_presses(rival, game: Game, what: str) -> Client:
 
 def test_a_ban_loses_the_banned_players_round_even_if_the_opponent_resigns(room, player, moderator):
     game, rival = room
-    moderation.do_ban(moderator, player, "Abuse")
+    bans.do_ban(moderator, player, reason="Abuse")
     rival_presses(rival, game, "resign")  # too late: the round ended when the ban gave it up
     game = fresh(game)
     assert game.status == Game.Status.FINISHED
@@ -60,7 +60,7 @@ def test_a_new_round_asked_after_a_ban_never_gives_the_banned_player_first_place
     room, player, moderator
 ):
     game, rival = room
-    moderation.do_ban(moderator, player, "Abuse")
+    bans.do_ban(moderator, player, reason="Abuse")
     rival_presses(rival, game, "new-round")
     game = fresh(game)
     assert places(game) == [rival.pk, player.pk]
@@ -77,7 +77,7 @@ def test_a_ban_in_a_room_of_three_gives_up_the_seat_and_play_goes_on(
     _, rival = room
     third = django_user_model.objects.create_user("third")
     game = friends_room(member(rival), [member(player), member(third)], count=3)
-    moderation.do_ban(moderator, player, "Abuse")
+    bans.do_ban(moderator, player, reason="Abuse")
     game = fresh(game)
     assert game.status == Game.Status.PLAYING
     seat = game.seats.get(user=player)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from accounts import moderation
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
+from accounts.moderation import bans
 from games.errors import GameError
 from games.models import Game
 from games.staking.rooms import create_staked_room, join_staked_room
@@ -46,7 +46,7 @@ def test_a_join_the_ban_did_not_see_is_given_up_by_the_sweeper(django_user_model
     troll = django_user_model.objects.create_user("troll")
     room = create_staked_room(member(host), "twodice", 100)
     join = lambda: join_staked_room(member(troll), room.pk)  # noqa: E731
-    ban = lambda: moderation.do_ban(moderator, troll, "Collusion")  # noqa: E731
+    ban = lambda: bans.do_ban(moderator, troll, reason="Collusion")  # noqa: E731
     if when == "join-open-as-the-ban-looks":  # written, committed only after the ban
         joined, banned = interleave(join, nothing, ban)
     elif when == "join-inside-the-ban":  # between the ban's look at the seats and its commit

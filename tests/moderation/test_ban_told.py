@@ -15,7 +15,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import moderation
+from accounts import sanctions
+from accounts.moderation import bans
 from accounts.sockets import CLOSED_BY_MODERATOR
 from ludopat.asgi import application
 from tests.games.test_consumers import HOST, connect, session_for
@@ -37,16 +38,16 @@ def test_log_in_tells_a_banned_player_only_once_the_password_is_right(
     player, moderator, django_user_model
 ):
     until = timezone.now() + timedelta(days=2)
-    moderation.do_ban(moderator, player, "Insults in chat", until=until)
+    bans.do_ban(moderator, player, reason="Insults in chat", until=until)
     page = log_in("troll", PASSWORD)
-    assert f"banned until {moderation.when(until)}" in page
+    assert f"banned until {sanctions.when(until)}" in page
     assert "Insults in chat" in page and WRONG not in page
 
     page = log_in("troll", "not-the-password")  # no account enumeration
     assert WRONG in page and "banned" not in page
 
     for_good = django_user_model.objects.create_user("spammer", password=PASSWORD)
-    moderation.do_ban(moderator, for_good, "Spam links")
+    bans.do_ban(moderator, for_good, reason="Spam links")
     page = log_in("spammer", PASSWORD)
     assert "Your account is banned: Spam links" in page
 
@@ -55,11 +56,11 @@ def test_log_in_tells_a_banned_player_only_once_the_password_is_right(
 def test_the_next_page_a_banned_players_browser_asks_for_says_why(player, moderator):
     browser = logged_in(player)
     assert browser.get("/").status_code == 200
-    moderation.do_ban(moderator, player, "Threats")
+    bans.do_ban(moderator, player, reason="Threats")
     page = browser.get("/").content.decode()
     assert "Your account is banned: Threats" in page
     # ... until the ban is lifted.
-    moderation.do_unban(moderator, player, "Appeal accepted")
+    bans.do_unban(moderator, player, reason="Appeal accepted")
     assert "banned" not in browser.get("/").content.decode()
 
 
@@ -93,7 +94,7 @@ async def test_the_open_game_page_says_why_and_no_longer_offers_a_turn(django_us
     game, alice, moderator = await alices_turn()
     ws = await connect(game.pk, await database_sync_to_async(session_for)(alice, "key-a"))
     assert any("is-my-turn" in text for text in ws.pending)
-    await database_sync_to_async(moderation.do_ban)(moderator, alice, "Threats")
+    await database_sync_to_async(bans.do_ban)(moderator, alice, reason="Threats")
     texts, code = await until_closed(ws)
     await ws.disconnect()
     assert code == CLOSED_BY_MODERATOR
@@ -110,8 +111,8 @@ async def test_any_other_open_page_says_why(player, moderator, sockets):
     ws = WebsocketCommunicator(application, "/ws/online/", headers=[*HOST, cookie])
     assert (await ws.connect())[0]
     until = timezone.now() + timedelta(hours=3)
-    await database_sync_to_async(moderation.do_ban)(moderator, player, "Cool off", until)
+    await database_sync_to_async(bans.do_ban)(moderator, player, reason="Cool off", until=until)
     texts, code = await until_closed(ws)
     await ws.disconnect()
     assert code == CLOSED_BY_MODERATOR
-    assert any(f"banned until {moderation.when(until)}: Cool off" in text for text in texts)
+    assert any(f"banned until {sanctions.when(until)}: Cool off" in text for text in texts)

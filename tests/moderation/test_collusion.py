@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import collusion
+from accounts.moderation import collusion
 from games.models import Round
 from leaderboard.models import Result
 from tests.games.webplay import friends_room, member

@@ -10,11 +10,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import moderation
-from accounts.audit import AuditLog
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
-from games.actions.moderation import do_void
+from accounts.moderation import bans, coins
+from accounts.moderation.audit import AuditLog
+from accounts.moderation.errors import ModerationError
+from accounts.moderation.voids import do_void
 from games.models import Game
 from games.narration import shown
 from games.staking.rooms import create_staked_room, join_staked_room
@@ -60,7 +61,7 @@ def test_a_ban_resigns_staked_games_and_refunds_open_rooms(cheat, rival, moderat
     playing = staked_game(rival, cheat)
     waiting = create_staked_room(member(cheat), "twodice", 200)
     assert balance_of(cheat.pk) == 700
-    moderation.do_ban(moderator, cheat, "Collusion")
+    bans.do_ban(moderator, cheat, reason="Collusion")
     playing, waiting = fresh(playing), fresh(waiting)
     assert playing.status == Game.Status.FINISHED and playing.result_places == [0, 1]
     names = {cheat.pk: "cheat", rival.pk: "rival"}  # the message line names accounts by reference
@@ -74,7 +75,7 @@ def test_a_ban_resigns_staked_games_and_refunds_open_rooms(cheat, rival, moderat
 
 def test_a_ban_resigns_unstaked_games_too(cheat, rival, moderator):
     game = friends_room(member(rival), [member(cheat)])
-    moderation.do_ban(moderator, cheat, "Abuse")
+    bans.do_ban(moderator, cheat, reason="Abuse")
     game = fresh(game)
     assert game.status == Game.Status.FINISHED and game.result_places == [0, 1]
     seat = game.seats.get(user=cheat)
@@ -102,8 +103,8 @@ def test_a_void_refunds_exactly_both_stakes_and_counts_for_nobody(cheat, rival, 
     assert not LedgerTransaction.objects.filter(game=game, kind="payout").exists()
     entry = AuditLog.objects.get(action="void")
     assert (entry.moderator, entry.game_id, entry.reason) == (site_admin, game.pk, "Bug in dice")
-    with pytest.raises(moderation.ModerationError, match="in play"):
-        do_void(site_admin, game.pk, "again")
+    with pytest.raises(ModerationError, match="in play"):
+        do_void(site_admin, game.pk, reason="again")
 
 
 def test_a_moderator_can_neither_void_nor_adjust_coins(cheat, rival, moderator):
@@ -123,10 +124,10 @@ def test_a_moderator_can_neither_void_nor_adjust_coins(cheat, rival, moderator):
          "reason": "x", "amount": "500"},
     )  # fmt: skip
     assert fresh(game).status == Game.Status.PLAYING and balance_of(cheat.pk) == 900
-    with pytest.raises(moderation.ModerationError, match="permission"):
-        do_void(moderator, game.pk, "x")
-    with pytest.raises(moderation.ModerationError, match="permission"):
-        moderation.do_adjust_coins(moderator, cheat, 500, "x")
+    with pytest.raises(ModerationError, match="permission"):
+        do_void(moderator, game.pk, reason="x")
+    with pytest.raises(ModerationError, match="permission"):
+        coins.do_adjust_coins(moderator, cheat, amount=500, reason="x")
     assert not AuditLog.objects.exists()
 
 

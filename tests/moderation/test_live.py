@@ -8,10 +8,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 
-from accounts import moderation
+from accounts.moderation import bans
+from accounts.moderation.chat import do_hide_message
+from accounts.moderation.voids import do_void
 from accounts.sockets import CLOSED_BY_MODERATOR
 from games.actions import chat
-from games.actions.moderation import do_hide_message, do_void
 from games.models import ChatMessage
 from tests.games.test_consumers import connect, session_for
 from tests.games.webplay import member
@@ -40,7 +41,7 @@ async def test_a_hidden_message_vanishes_from_every_open_page(django_user_model)
     message = await database_sync_to_async(chat.do_chat)(game.pk, member(bob), "rude words")
     await next_matching(a, "rude words")
     moderator = await database_sync_to_async(staff)(django_user_model, "mod", "Moderator")
-    await database_sync_to_async(do_hide_message)(moderator, message, "Insult")
+    await database_sync_to_async(do_hide_message)(moderator, message, reason="Insult")
     for ws in (a, b):
         gone = await next_matching(ws, 'hx-swap-oob="delete"')
         assert f'id="chat-{message.pk}"' in gone
@@ -56,7 +57,7 @@ async def test_a_void_ends_the_round_on_both_boards_with_the_reason(django_user_
     game, alice, bob = await paused_room()
     a, b = await pages(game, alice, bob)
     boss = await database_sync_to_async(staff)(django_user_model, "boss", "Admin")
-    await database_sync_to_async(do_void)(boss, game.pk, "Reported cheating")
+    await database_sync_to_async(do_void)(boss, game.pk, reason="Reported cheating")
     for ws in (a, b):
         board = await next_matching(ws, "voided")
         assert "A moderator voided this round: Reported cheating" in board
@@ -68,7 +69,7 @@ async def test_a_ban_closes_the_players_game_page(django_user_model):
     game, alice, bob = await paused_room()
     a, b = await pages(game, alice, bob)
     moderator = await database_sync_to_async(staff)(django_user_model, "mod", "Moderator")
-    await database_sync_to_async(moderation.do_ban)(moderator, bob, "Threats")
+    await database_sync_to_async(bans.do_ban)(moderator, bob, reason="Threats")
     while True:
         output = await b.receive_output(timeout=3)
         if output["type"] == "websocket.close":

@@ -14,9 +14,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts import moderation
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
+from accounts.moderation import bans, mutes, renames
 from games import actions
 from games.actions import SeatSpec, chat, lock_game, pauses
 from games.errors import GameError
@@ -72,7 +72,7 @@ def near_the_end(django_user_model):
 def test_a_ban_waits_for_the_banned_players_winning_move(near_the_end, moderator):
     game, move, mover, other = near_the_end
     moved, banned = interleave(
-        lambda: lock_game(game.pk), move, lambda: moderation.do_ban(moderator, mover, "Spam")
+        lambda: lock_game(game.pk), move, lambda: bans.do_ban(moderator, mover, reason="Spam")
     )
     assert accepted(moved), repr(moved)
     assert accepted(banned), repr(banned)
@@ -85,7 +85,7 @@ def test_a_ban_waits_for_the_banned_players_winning_move(near_the_end, moderator
 
 def test_a_winning_move_after_the_ban_is_refused(near_the_end, moderator):
     game, move, mover, _other = near_the_end
-    banned, moved = interleave(lambda: moderation.do_ban(moderator, mover, "Spam"), nothing, move)
+    banned, moved = interleave(lambda: bans.do_ban(moderator, mover, reason="Spam"), nothing, move)
     assert accepted(banned), repr(banned)
     assert refused_politely(moved), repr(moved)
     game = fresh(game)  # the ban came first: the seat is no longer the banned player's to play
@@ -120,7 +120,7 @@ def test_a_ban_waits_for_the_banned_players_chat_message(paused, player, moderat
     said, banned = interleave(
         lambda: lock_game(paused.pk),
         lambda: chat.do_chat(paused.pk, member(player), "buy coins here"),
-        lambda: moderation.do_ban(moderator, player, "Spam"),
+        lambda: bans.do_ban(moderator, player, reason="Spam"),
     )
     assert accepted(said), repr(said)
     assert accepted(banned), repr(banned)
@@ -132,7 +132,7 @@ def test_a_ban_waits_for_the_banned_players_chat_message(paused, player, moderat
 
 def test_a_chat_message_after_the_ban_is_refused(paused, player, moderator):
     banned, said = interleave(
-        lambda: moderation.do_ban(moderator, player, "Spam"),
+        lambda: bans.do_ban(moderator, player, reason="Spam"),
         nothing,
         lambda: chat.do_chat(paused.pk, member(player), "buy coins here"),
     )
@@ -142,8 +142,8 @@ def test_a_chat_message_after_the_ban_is_refused(paused, player, moderator):
 
 
 def _mute(moderator, player):
-    return lambda: moderation.do_mute(
-        moderator, player, timezone.now() + timedelta(hours=1), "Caps lock"
+    return lambda: mutes.do_mute(
+        moderator, player, until=timezone.now() + timedelta(hours=1), reason="Caps lock"
     )
 
 
@@ -160,7 +160,7 @@ def test_a_chat_message_racing_a_mute_is_either_said_before_it_or_refused(
         assert accepted(said) or refused_politely(said), repr(said)
         with pytest.raises(GameError, match="Muted until"):  # and from now on, refused
             chat.do_chat(paused.pk, member(player), "three")
-        moderation.do_unmute(moderator, player, "Next round of the test")
+        mutes.do_unmute(moderator, player, reason="Next round of the test")
 
 
 def _say(game, player, text):
@@ -184,7 +184,7 @@ def _join(room, guest):
 @pytest.mark.parametrize("join_first", [True, False])
 def test_a_ban_of_the_host_racing_a_join(staked_room, moderator, join_first):
     room, host, guest = staked_room
-    ban = lambda: moderation.do_ban(moderator, host, "Spam")  # noqa: E731
+    ban = lambda: bans.do_ban(moderator, host, reason="Spam")  # noqa: E731
     if join_first:
         joined, banned = interleave(lambda: lock_game(room.pk), _join(room, guest), ban)
         assert accepted(joined), repr(joined)
@@ -202,7 +202,7 @@ def test_a_ban_of_the_host_racing_a_join(staked_room, moderator, join_first):
 @pytest.mark.parametrize("join_first", [True, False])
 def test_a_ban_of_the_guest_racing_their_join(staked_room, moderator, join_first):
     room, _host, guest = staked_room
-    ban = lambda: moderation.do_ban(moderator, guest, "Spam")  # noqa: E731
+    ban = lambda: bans.do_ban(moderator, guest, reason="Spam")  # noqa: E731
     if join_first:
         joined, banned = interleave(lambda: lock_game(room.pk), _join(room, guest), ban)
     else:
@@ -219,7 +219,7 @@ def test_a_ban_of_the_guest_racing_their_join(staked_room, moderator, join_first
 @pytest.mark.parametrize("move_first", [True, False])
 def test_a_rename_racing_the_winning_move(near_the_end, moderator, move_first):
     game, move, mover, other = near_the_end
-    rename = lambda: moderation.do_rename(moderator, mover, "renamed", "Offensive")  # noqa: E731
+    rename = lambda: renames.do_rename(moderator, mover, new_username="renamed", reason="Offensive")  # noqa: E731
     if move_first:
         moved, renamed = interleave(lambda: lock_game(game.pk), move, rename)
     else:

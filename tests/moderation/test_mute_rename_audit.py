@@ -9,13 +9,16 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import moderation
-from accounts.audit import AuditLog
+from accounts import sanctions
+from accounts.moderation import bans, mutes, renames, reports
+from accounts.moderation.audit import AuditLog
+from accounts.moderation.chat import do_hide_message
+from accounts.moderation.errors import ModerationError
+from accounts.moderation.models import Report
 from games import actions
 from games.actions import chat, pauses
-from games.actions.moderation import do_hide_message
 from games.errors import NotAllowed
-from games.models import ChatMessage, ChatReport
+from games.models import ChatMessage
 from tests.games.webplay import everyone_here, friends_room, member
 
 from .conftest import logged_in
@@ -44,10 +47,10 @@ def paused(django_user_model, player):
 
 def test_a_timed_mute_refuses_chat_with_its_end_and_reason_then_ends(paused, player, moderator):
     until = timezone.now() + timedelta(hours=2)
-    moderation.do_mute(moderator, player, until, "Spamming links")
+    mutes.do_mute(moderator, player, until=until, reason="Spamming links")
     with pytest.raises(NotAllowed) as refused:
         chat.do_chat(paused.pk, member(player), "buy coins here")
-    assert str(refused.value) == f"Muted until {moderation.when(until)}: Spamming links"
+    assert str(refused.value) == f"Muted until {sanctions.when(until)}: Spamming links"
     assert "UTC" in str(refused.value)
     assert not ChatMessage.objects.filter(user=player).exists()
     # The mute's time runs out: the player chats again, nobody has to lift it.
@@ -69,7 +72,7 @@ def test_the_admin_mute_action_and_unmute(player, moderator):
     assert timedelta(minutes=59) < player.muted_until - timezone.now() <= timedelta(hours=1)
     client.post(url, {**form, "action": "unmute", "reason": "Appeal"})
     player.refresh_from_db()
-    assert not player.is_muted and moderation.mute_notice(player) == ""
+    assert not player.is_muted and sanctions.mute_notice(player) == ""
 
 
 def test_rename_replaces_the_name_everywhere_it_is_shown(paused, player, moderator):
@@ -84,8 +87,8 @@ def test_rename_replaces_the_name_everywhere_it_is_shown(paused, player, moderat
     assert ChatMessage.objects.get(user=player).name == "player123"
     entry = AuditLog.objects.get(action="rename")
     assert (entry.before, entry.after) == ({"username": "troll"}, {"username": "player123"})
-    with pytest.raises(moderation.ModerationError, match="taken"):
-        moderation.do_rename(moderator, player, "VICTIM", "clash")
+    with pytest.raises(ModerationError, match="taken"):
+        renames.do_rename(moderator, player, new_username="VICTIM", reason="clash")
 
 
 def test_users_are_found_by_a_game_they_played_and_never_deleted(paused, player, moderator):
@@ -102,17 +105,17 @@ def test_users_are_found_by_a_game_they_played_and_never_deleted(paused, player,
 
 def test_every_moderator_action_is_in_the_audit_log(paused, player, moderator):
     message = chat.do_chat(paused.pk, member(player), "insult")
-    report = ChatReport.objects.create(
+    report = Report.objects.create(
         message=message, reported=player, game=paused, reporter=paused.owner
     )
     soon = timezone.now() + timedelta(hours=1)
-    moderation.do_mute(moderator, player, soon, "a")
-    moderation.do_unmute(moderator, player, "b")
-    do_hide_message(moderator, message, "c")
-    moderation.do_resolve_report(moderator, report, ChatReport.Outcome.DISMISSED, "d")
-    moderation.do_rename(moderator, player, "renamed", "e")
-    moderation.do_ban(moderator, player, "f")
-    moderation.do_unban(moderator, player, "g")
+    mutes.do_mute(moderator, player, until=soon, reason="a")
+    mutes.do_unmute(moderator, player, reason="b")
+    do_hide_message(moderator, message, reason="c")
+    reports.do_resolve_report(moderator, report, outcome=Report.Outcome.DISMISSED, reason="d")
+    renames.do_rename(moderator, player, new_username="renamed", reason="e")
+    bans.do_ban(moderator, player, reason="f")
+    bans.do_unban(moderator, player, reason="g")
     entries = AuditLog.objects.order_by("pk")
     assert [(e.action, e.reason) for e in entries] == [
         ("mute", "a"),
@@ -128,7 +131,9 @@ def test_every_moderator_action_is_in_the_audit_log(paused, player, moderator):
 
 
 def test_a_muted_player_sees_until_when_and_why_on_the_game_page(paused, player, moderator):
-    moderation.do_mute(moderator, player, timezone.now() + timedelta(hours=3), "Spamming links")
+    mutes.do_mute(
+        moderator, player, until=timezone.now() + timedelta(hours=3), reason="Spamming links"
+    )
     page = logged_in(player).get(reverse("game", args=[paused.pk])).content.decode()
     assert 'data-testid="chat-muted"' in page and ": Spamming links" in page
     other = logged_in(paused.owner).get(reverse("game", args=[paused.pk])).content.decode()

@@ -13,8 +13,8 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from accounts import moderation
-from accounts.roles import MODERATOR
+from accounts.moderation import renames
+from accounts.moderation.roles import MODERATOR
 from games import actions
 from games.actions import SeatSpec, TimerSpec, chat, pauses
 from games.models import Game, Round, Seat
@@ -94,7 +94,7 @@ def test_after_a_rename_no_page_shows_the_old_name():
     assert OLD in before["host live"] and OLD in before[f"host /games/{game.pk}/"]
     moderator = staff(get_user_model(), "mod", MODERATOR)
 
-    moderation.do_rename(moderator, renamed, NEW, "Offensive name")
+    renames.do_rename(moderator, renamed, new_username=NEW, reason="Offensive name")
 
     after = pages(game, host)
     assert NEW in after["host live"] and NEW in after[f"host /games/{game.pk}/replay/"]
@@ -107,9 +107,11 @@ RENAME_ELSEWHERE = """
 import django
 django.setup()
 from django.contrib.auth import get_user_model
-from accounts import moderation
+from accounts.moderation import renames
 users = get_user_model().objects
-moderation.do_rename(users.get(pk={moderator}), users.get(pk={user}), "{new}", "Offensive name")
+renames.do_rename(
+    users.get(pk={moderator}), users.get(pk={user}), new_username="{new}", reason="Offensive name"
+)
 """
 
 

@@ -8,7 +8,7 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from accounts.roles import ADMIN, MODERATOR
+from accounts.moderation.roles import ADMIN, MODERATOR
 
 from .conftest import logged_in
 
@@ -33,7 +33,7 @@ def test_the_roles_exist_after_migrate():
         Group.objects.get(name=MODERATOR).permissions.values_list("codename", flat=True)
     )
     boss = set(Group.objects.get(name=ADMIN).permissions.values_list("codename", flat=True))
-    assert {"ban_user", "mute_user", "rename_user", "view_game", "change_chatreport"} <= moderator
+    assert {"ban_user", "mute_user", "rename_user", "view_game", "change_report"} <= moderator
     assert not {"adjust_coins", "void_game"} & moderator
     assert {"adjust_coins", "void_game"} | moderator <= boss
 

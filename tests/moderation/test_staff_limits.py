@@ -9,9 +9,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import moderation
-from accounts.audit import AuditLog
 from accounts.ledger.history import balance_of
+from accounts.moderation import bans, coins, mutes, reports
+from accounts.moderation.audit import AuditLog
+from accounts.moderation.errors import ModerationError
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
 from .conftest import logged_in
@@ -46,8 +47,8 @@ def test_an_admin_cant_grant_coins_to_their_own_or_another_staff_wallet(
     assert balance_of(player.pk) == 1050
     adjust(logged_in(superuser), moderator, 50)  # a superuser may correct a staff wallet
     assert balance_of(moderator.pk) == 1050
-    with pytest.raises(moderation.ModerationError, match="own account"):
-        moderation.do_adjust_coins(site_admin, site_admin, 5000, "Bonus")
+    with pytest.raises(ModerationError, match="own account"):
+        coins.do_adjust_coins(site_admin, site_admin, amount=5000, reason="Bonus")
     assert [e.user for e in AuditLog.objects.filter(action="adjust_coins").order_by("pk")] == [
         player,
         moderator,
@@ -56,37 +57,37 @@ def test_an_admin_cant_grant_coins_to_their_own_or_another_staff_wallet(
 
 def test_a_muted_moderator_cant_unmute_themselves(moderator, site_admin, superuser):
     until = timezone.now() + timedelta(hours=1)
-    moderation.do_mute(superuser, moderator, until, "Heated argument")
-    with pytest.raises(moderation.ModerationError, match="own account"):
-        moderation.do_unmute(moderator, moderator, "I'm calm now")
-    with pytest.raises(moderation.ModerationError, match="staff account"):
-        moderation.do_unmute(site_admin, moderator, "A colleague")
+    mutes.do_mute(superuser, moderator, until=until, reason="Heated argument")
+    with pytest.raises(ModerationError, match="own account"):
+        mutes.do_unmute(moderator, moderator, reason="I'm calm now")
+    with pytest.raises(ModerationError, match="staff account"):
+        mutes.do_unmute(site_admin, moderator, reason="A colleague")
     logged_in(moderator).post(
         USERS,
         {"action": "unmute", "_selected_action": [moderator.pk], "apply": "1", "reason": "calm"},
     )
     moderator.refresh_from_db()
     assert moderator.is_muted
-    moderation.do_unmute(superuser, moderator, "Calm again")
+    mutes.do_unmute(superuser, moderator, reason="Calm again")
     moderator.refresh_from_db()
     assert not moderator.is_muted
 
 
 def test_only_a_superuser_lifts_a_staff_ban(moderator, site_admin, superuser):
-    moderation.do_ban(superuser, site_admin, "Abuse of the coin tools")
-    with pytest.raises(moderation.ModerationError, match="staff account"):
-        moderation.do_unban(moderator, site_admin, "A colleague")
+    bans.do_ban(superuser, site_admin, reason="Abuse of the coin tools")
+    with pytest.raises(ModerationError, match="staff account"):
+        bans.do_unban(moderator, site_admin, reason="A colleague")
     site_admin.refresh_from_db()
     assert site_admin.is_banned
-    moderation.do_unban(superuser, site_admin, "Cleared")
+    bans.do_unban(superuser, site_admin, reason="Cleared")
 
 
 def test_unmute_and_unban_need_a_reason(moderator, player):
-    moderation.do_mute(moderator, player, timezone.now() + timedelta(hours=1), "Spam")
-    moderation.do_ban(moderator, player, "Spam")
-    for lift in (moderation.do_unmute, moderation.do_unban):
-        with pytest.raises(moderation.ModerationError, match="reason"):
-            lift(moderator, player, "  ")
+    mutes.do_mute(moderator, player, until=timezone.now() + timedelta(hours=1), reason="Spam")
+    bans.do_ban(moderator, player, reason="Spam")
+    for lift in (mutes.do_unmute, bans.do_unban):
+        with pytest.raises(ModerationError, match="reason"):
+            lift(moderator, player, reason="  ")
     client = logged_in(moderator)
     form = client.post(USERS, {"action": "unmute", "_selected_action": [player.pk]})
     assert b"Reason" in form.content  # the admin's unmute asks for one, as every action does
@@ -104,12 +105,13 @@ def test_unmute_and_unban_need_a_reason(moderator, player):
 def test_a_moderator_cant_dismiss_a_report_about_their_own_or_a_colleagues_message(
     moderator, site_admin, player, superuser
 ):
-    from games.models import ChatMessage, ChatReport
+    from accounts.moderation.models import Report
+    from games.models import ChatMessage
     from tests.games.webplay import friends_room, member
 
     game = friends_room(member(moderator), [member(site_admin)])
-    reports = {
-        author: ChatReport.objects.create(
+    opened = {
+        author: Report.objects.create(
             message=ChatMessage.objects.create(
                 game=game, user=author, name=author.username, text="rude"
             ),
@@ -119,10 +121,10 @@ def test_a_moderator_cant_dismiss_a_report_about_their_own_or_a_colleagues_messa
         )
         for author in (moderator, site_admin)
     }
-    dismiss = ChatReport.Outcome.DISMISSED
-    with pytest.raises(moderation.ModerationError, match="own account"):
-        moderation.do_resolve_report(moderator, reports[moderator], dismiss, "Banter")
-    with pytest.raises(moderation.ModerationError, match="staff account"):
-        moderation.do_resolve_report(moderator, reports[site_admin], dismiss, "Banter")
-    assert ChatReport.objects.filter(resolved_at__isnull=True).count() == 2
-    moderation.do_resolve_report(superuser, reports[site_admin], dismiss, "Banter")
+    dismiss = Report.Outcome.DISMISSED
+    with pytest.raises(ModerationError, match="own account"):
+        reports.do_resolve_report(moderator, opened[moderator], outcome=dismiss, reason="Banter")
+    with pytest.raises(ModerationError, match="staff account"):
+        reports.do_resolve_report(moderator, opened[site_admin], outcome=dismiss, reason="Banter")
+    assert Report.objects.filter(resolved_at__isnull=True).count() == 2
+    reports.do_resolve_report(superuser, opened[site_admin], outcome=dismiss, reason="Banter")

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from accounts import moderation
-from accounts.audit import AuditLog
+from accounts.moderation import bans
+from accounts.moderation.audit import AuditLog
+from accounts.moderation.errors import ModerationError
+from accounts.moderation.voids import do_void_result
 from games import actions
-from games.actions.moderation import do_void_result
 from games.models import Round
 from leaderboard.models import Result
 from leaderboard.standings import standings, windows
@@ -49,16 +50,16 @@ def test_an_admin_removes_a_finished_round_from_the_standings(finished, site_adm
     assert week_table() == {}  # no game left: out of the table
     assert set(Result.objects.values_list("void", "counted")) == {(True, False)}
     assert AuditLog.objects.get(action="void_result").reason == "Collusion"
-    with pytest.raises(moderation.ModerationError, match="already"):
-        do_void_result(site_admin, round_, "twice")
+    with pytest.raises(ModerationError, match="already"):
+        do_void_result(site_admin, round_, reason="twice")
     assert week_table() == {}
 
 
 def test_a_banned_player_leaves_the_standings_and_comes_back_when_unbanned(finished, moderator):
     _, winner, _ = finished
-    moderation.do_ban(moderator, winner, "Cheating")
+    bans.do_ban(moderator, winner, reason="Cheating")
     assert "winner" not in week_table()
-    moderation.do_unban(moderator, winner, "Appeal")
+    bans.do_unban(moderator, winner, reason="Appeal")
     assert week_table()["winner"] == (10, 1)
 
 
@@ -81,7 +82,7 @@ def test_a_void_leaves_the_standings_as_if_the_round_never_counted(site_admin):
 
     # A lone round: voided, it leaves nothing in the tables.
     lone = write([eve, fay], at(1))
-    do_void_result(site_admin, lone[0].round, "Collusion")
+    do_void_result(site_admin, lone[0].round, reason="Collusion")
     assert not Standing.objects.filter(user__in=[eve, fay]).exists()
 
     # Ties on points: ann reached 10 first, then cat; ann's later win is voided.
@@ -89,7 +90,7 @@ def test_a_void_leaves_the_standings_as_if_the_round_never_counted(site_admin):
     write([cat, dan], at(3))
     late = write([ann, bob], at(4))
     assert [s.user.username for s in standings(windows()["week"])][:2] == ["ann", "cat"]
-    do_void_result(site_admin, late[0].round, "Collusion")
+    do_void_result(site_admin, late[0].round, reason="Collusion")
     assert [(s.user.username, s.points) for s in standings(windows()["week"])][:2] == [
         ("ann", 10),
         ("cat", 10),
@@ -100,7 +101,7 @@ def test_a_void_leaves_the_standings_as_if_the_round_never_counted(site_admin):
     played = [write([cat, dan], at(10 + n)) for n in range(4)]
     capped = write([cat, dan], at(20))
     assert not capped[0].counted
-    do_void_result(site_admin, played[0][0].round, "Collusion")
+    do_void_result(site_admin, played[0][0].round, reason="Collusion")
     assert PairDay.objects.get(low=cat, high=dan).rounds == 4
     capped[0].refresh_from_db()
     assert not capped[0].counted  # already played while the pair's day was full

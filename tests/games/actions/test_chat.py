@@ -10,10 +10,12 @@ from django.contrib.admin.sites import site
 from django.test import Client
 from django.utils import timezone
 
+from accounts.moderation import reports
+from accounts.moderation.models import Report
 from games import actions
 from games.actions import chat, pauses
 from games.errors import Conflict, GameError, NotAllowed
-from games.models import ChatMessage, ChatReport
+from games.models import ChatMessage
 from tests.factories import timed_room
 from tests.games.webplay import (
     SEED,
@@ -77,14 +79,14 @@ def test_chat_opens_during_pauses_escapes_limits_rate_and_mutes(alice, bob, djan
         assert "<script>alert(1)</script>" not in page
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     # A report is stored once per reporter; one's own message can't be reported.
-    report = chat.do_report(game.pk, bob, message.pk, "rude")
-    assert chat.do_report(game.pk, bob, message.pk).pk == report.pk
-    assert ChatReport.objects.filter(message=message).count() == 1
+    report = reports.do_report_message(game.pk, bob, message_id=message.pk, reason="rude")
+    assert reports.do_report_message(game.pk, bob, message_id=message.pk).pk == report.pk
+    assert Report.objects.filter(message=message).count() == 1
     with pytest.raises(Conflict):
-        chat.do_report(game.pk, alice, message.pk)
+        reports.do_report_message(game.pk, alice, message_id=message.pk)
     assert ChatMessage.objects.filter(game=game).count() == 6
-    assert site.is_registered(ChatReport)
-    client.get("/admin/games/chatreport/").content.decode()
+    assert site.is_registered(Report)
+    client.get("/admin/accounts/report/").content.decode()
 
 
 def test_chat_after_the_game_is_readable_but_closed(alice, bob):

@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count
+
+from accounts.addresses import LoginAddress
+from leaderboard.models import Result
 
 RUN_LIMIT = 5
 
@@ -54,8 +58,6 @@ def longest_run(winners: list[int]) -> tuple[int, int | None]:
 
 def _head_to_head() -> dict[tuple[int, int], list[tuple[int, int]]]:
     """{(low id, high id): [(winner id, winner's coins), ...] oldest first} of two-account rounds."""
-    from leaderboard.models import Result
-
     rows = (
         Result.objects.filter(players=2, user__isnull=False, void=False)
         .order_by("finished_at", "round_id", "seat_index")
@@ -75,8 +77,6 @@ def _head_to_head() -> dict[tuple[int, int], list[tuple[int, int]]]:
 
 
 def _shared_addresses(pairs) -> dict[tuple[int, int], list[str]]:
-    from .addresses import LoginAddress
-
     shared = (
         LoginAddress.objects.values("address")
         .annotate(accounts=Count("user", distinct=True))
@@ -98,8 +98,6 @@ def _shared_addresses(pairs) -> dict[tuple[int, int], list[str]]:
 
 def flags() -> list[Flag]:
     """Every flagged pair, the longest runs first."""
-    from django.contrib.auth import get_user_model
-
     pairs = _head_to_head()
     addresses = _shared_addresses(pairs)
     flagged = []

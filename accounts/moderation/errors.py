@@ -1,4 +1,4 @@
-"""Errors of the account services that other apps raise too (so they import this, not the services)."""
+"""The refusal of moderation's services (the admin's actions catch it and show its sentence)."""
 
 
 class ModerationError(Exception):

@@ -23,8 +23,8 @@ MODERATOR_PERMISSIONS = [
     "games.view_pause",
     "games.view_chatmessage",
     "games.hide_chatmessage",
-    "games.view_chatreport",
-    "games.change_chatreport",  # resolving a report
+    "accounts.view_report",
+    "accounts.change_report",  # resolving a report
 ]
 # Also coins (adjustments, and reading the ledger) and voids.
 ADMIN_PERMISSIONS = [

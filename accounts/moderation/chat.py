@@ -1,0 +1,38 @@
+"""A moderator hides a chat message: it leaves every open page at once and the chat for good (it stays
+in the database for the record and the audit log)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import broadcast
+from games.models import ChatMessage
+
+from . import audit
+from .guards import require
+
+
+def do_hide_message(moderator: User, message: ChatMessage, *, reason: str) -> ChatMessage:
+    """The message disappears from every open page at once and from the chat for good (it stays in
+    the database for the record and the audit log)."""
+    require(moderator, "games.hide_chatmessage")
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().get(pk=message.pk)
+        if message.hidden_at is not None:
+            return message
+        message.hidden_at, message.hidden_by = timezone.now(), moderator
+        message.save(update_fields=["hidden_at", "hidden_by"])
+        audit.record(
+            moderator,
+            "hide_message",
+            user=message.user,
+            game_id=message.game_id,
+            reason=reason,
+            before={"message": message.pk, "text": message.text},
+            after={"hidden": True},
+        )
+        game_id, message_id = message.game_id, message.pk
+        transaction.on_commit(lambda: broadcast.chat_hidden(game_id, message_id))
+    return message
