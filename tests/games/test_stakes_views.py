@@ -193,7 +193,10 @@ def test_the_result_shows_each_player_coins_and_new_balance(ann, bea):
     assert "You won 80 coins." in winner and 'data-nav-balance="1,080">1,080<' in winner
     assert "House cut: 20 coins of the 200-coin pot." in winner
     assert "You took the 180-coin prize; 100 of it was your own stake." in winner
-    assert "Staked game</strong>: 100 coins each, a pot of 200 coins; the winner takes 180 coins" in winner
+    assert (
+        "Staked game</strong>: 100 coins each, a pot of 200 coins; the winner takes 180 coins"
+        in winner
+    )
     loser = text(bea[1].get(f"/games/{game.pk}/"))
     assert "You lost 100 coins." in loser and 'data-nav-balance="900">900<' in loser
     assert 'data-testid="new-round"' not in loser  # no new rounds for coins
