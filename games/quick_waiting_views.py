@@ -23,6 +23,8 @@ STOP_POLLING = 286  # htmx: swap this answer in, and poll no more
 
 
 def _entry_or_none(request: HtmxHttpRequest, game_id: str) -> Game | None:
+    if not request.user.is_authenticated:  # (login_required has sent visitors to log in)
+        return None
     return staking_lobby.quick_entry(game_id, request.user.pk)
 
 

@@ -12,11 +12,15 @@ from accounts.ledger.history import balance_of
 from games import presence
 from games.actions import stakes
 from games.models import Action, Game
-from tests.games.test_stakes_views import ann, bea, player, quiet, text  # noqa: F401  (fixtures)
+from tests.games import test_stakes_views as staked_pages
 from tests.games.webplay import member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
 pytestmark = pytest.mark.django_db
+
+# The staked pages' players and settings (two accounts two days old, each with a logged-in client).
+quiet, ann, bea = staked_pages.quiet, staked_pages.ann, staked_pages.bea
+player, text, open_room = staked_pages.player, staked_pages.text, staked_pages.open_room
 
 
 def press_quick(client, tier="100", ruleset="twodice", key="q1"):

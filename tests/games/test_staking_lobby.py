@@ -12,11 +12,15 @@ from django.test import Client
 from games import actions
 from games.actions import stakes
 from games.models import Game
-from tests.games.test_stakes_views import ann, bea, open_room, player, quiet, text  # noqa: F401
+from tests.games import test_stakes_views as staked_pages
 from tests.games.webplay import member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
 pytestmark = pytest.mark.django_db
+
+# The staked pages' players and settings (two accounts two days old, each with a logged-in client).
+quiet, ann, bea = staked_pages.quiet, staked_pages.ann, staked_pages.bea
+player, text, open_room = staked_pages.player, staked_pages.text, staked_pages.open_room
 
 
 def band(page: str, low: int) -> str:
