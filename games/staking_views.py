@@ -1,7 +1,10 @@
 """The staked lobby (/staked/): open staked rooms, opening one, joining with one click, quick match.
 
-Thin views: each POST calls one action of games.actions.stakes and redirects (to the game, or back to
-the lobby with the refusal's sentence). The room list refreshes itself (htmx) every few seconds.
+Thin views: each POST calls one action of games.actions.stakes and redirects (to the game, or a quick
+match with nobody to pair with yet to its waiting screen, games/quick_waiting_views.py). A refused form
+to open a room or play a quick match shows the lobby again with the form as it was sent and the refusal
+next to its field; other refusals go back to the lobby with their sentence. The room list refreshes
+itself (htmx) every few seconds.
 """
 
 from __future__ import annotations
@@ -70,10 +73,11 @@ def lobby(
     context["rake_percent"] = rules.rake_percent()
     if request.user.is_authenticated:
         quick_form = quick_form or QuickMatchForm()
+        tiers = staking_lobby.tier_choices(context["limit"])
         context.update(
             room_form=room_form or StakedRoomForm(),
             quick_form=quick_form,
-            tiers=(tiers := staking_lobby.tier_choices(context["limit"])),
+            tiers=tiers,
             chosen_tier=staking_lobby.chosen_tier(tiers, quick_form["tier"].value()),
             mine=stakes.open_entry_of(request.user.pk),
             summary=history.summary(request.user.pk),
