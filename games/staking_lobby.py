@@ -121,6 +121,11 @@ class Limit:
     balance: int
 
     @property
+    def games_needed(self) -> int:
+        """Rounds against people that lift a new account's cap (with a day's age)."""
+        return rules.new_player_limit()[1]
+
+    @property
     def note(self) -> str:
         """A word under the stake field for a new account ("" for others)."""
         return f"(For now, at most {self.cap:,} coins: your account is new.)" if self.cap else ""
@@ -128,12 +133,8 @@ class Limit:
     def refusal(self, stake: int) -> str:
         """Why this player can't stake `stake` now, in the words of the action's refusal ("" if
         they can)."""
-        if self.cap is not None and stake > self.cap:
-            days_games = rules.new_player_limit()[1]
-            return (
-                f"New accounts stake at most {self.cap:,} coins until they are a day old and have "
-                f"played {days_games} games against people."
-            )
+        if self.cap is not None and stake > self.cap:  # the lobby's note says until when
+            return f"New accounts stake at most {self.cap:,} coins for now."
         if stake > self.balance:
             return f"You have {self.balance:,} coins."
         return ""

@@ -56,7 +56,9 @@ def test_the_quick_match_screen_shows_waiting_time_and_count_and_survives_a_relo
     game_id = screen.get_attribute("data-game")
     # The status part polls: the time waited moves on while the page stays put.
     clock = alice.get_by_test_id("quick-waited")
-    expect(clock).not_to_have_text(clock.inner_text())
+    expect(clock).not_to_have_text(
+        clock.inner_text(), timeout=15_000
+    )  # a loaded machine: slow polls
     shoot_sizes(alice, "quick-match-waiting")
 
     waited = _waited_seconds(alice)
@@ -72,7 +74,7 @@ def test_the_quick_match_screen_shows_waiting_time_and_count_and_survives_a_relo
     bob.get_by_test_id("quick-match-form").get_by_test_id("tier-100").locator("input").check()
     bob.get_by_test_id("quick-match").click()
     for page in (alice, bob):  # alice's waiting screen follows by itself
-        expect(live(page)).to_have_attribute("data-status", "playing")
+        expect(live(page)).to_have_attribute("data-status", "playing", timeout=15_000)
         expect(page.get_by_test_id("stake-header")).to_contain_text(
             "100 coins each · pot 200 coins · the winner takes 180 coins"
         )
