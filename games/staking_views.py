@@ -1,10 +1,15 @@
 """The staked lobby (/staked/): open staked rooms, opening one, joining with one click, quick match.
 
-Thin views: each POST calls one action of games.staking and redirects (to the game, or back to
-the lobby with the refusal's sentence). The room list refreshes itself (htmx) every few seconds.
+Thin views: each POST calls one action of games.staking and redirects (to the game, or a quick
+match with nobody to pair with yet to its waiting screen, games/quick_waiting_views.py). A refused form
+to open a room or play a quick match shows the lobby again with the form as it was sent and the refusal
+next to its field; other refusals go back to the lobby with their sentence. The room list refreshes
+itself (htmx) every few seconds.
 """
 
 from __future__ import annotations
+
+from typing import TypeVar
 
 from django import forms
 from django.contrib import messages
@@ -14,13 +19,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.ledger import rules
-from accounts.ledger.history import balance_of
+from accounts.ledger import history, rules
+from accounts.ledger.errors import NotEnoughCoins
 from ludopat.refusals import Refusal
 
 from . import presence
 from .actors import actor_for
-from .errors import GameError
+from .errors import Conflict, GameError
 from .forms import VersionForm
 from .htmx import HtmxHttpRequest
 from .models import Game, Seat
@@ -29,8 +34,10 @@ from .staking.lobby import open_rooms, staked_records
 from .staking.quick import quick_match
 from .staking.rematch import offer_rematch
 from .staking.rooms import cancel_staked_room, create_staked_room, join_staked_room, open_entry_of
+from .staking.tiers import bands, chosen_tier, limit_for, tier_choices
 
 LISTED = 100  # rooms shown at once
+F = TypeVar("F", bound=forms.Form)
 
 
 def _host_is_here(request: HtmxHttpRequest) -> None:
@@ -51,24 +58,36 @@ def _rooms_context(request: HtmxHttpRequest) -> dict:
     _host_is_here(request)
     rooms = list(open_rooms(LISTED))
     records = staked_records({r.owner_id for r in rooms if r.owner_id is not None})
+    limit = limit_for(request.user.pk) if request.user.is_authenticated else None
     for room in rooms:  # attributes for the template; a room with no owner has no record
         room.host_won, room.host_lost = records.get(room.owner_id, (0, 0))  # type: ignore[attr-defined,arg-type]
         room.join_key = KeyedForm().initial["key"]  # type: ignore[attr-defined]
-    return {"rooms": rooms}
+        room.refusal = limit.refusal(room.stake) if limit else ""  # type: ignore[attr-defined]
+    return {"rooms": rooms, "bands": bands(rooms), "limit": limit}
 
 
-def lobby(request: HtmxHttpRequest) -> HttpResponse:
+def lobby(
+    request: HtmxHttpRequest,
+    room_form: StakedRoomForm | None = None,
+    quick_form: QuickMatchForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The lobby; with a refused form, that form as it was sent, its error next to its field."""
     context = _rooms_context(request)
     # The configured cut: a page never says a number about money of its own.
     context["rake_percent"] = rules.rake_percent()
     if request.user.is_authenticated:
+        quick_form = quick_form or QuickMatchForm()
+        choices = tier_choices(context["limit"])
         context.update(
-            room_form=StakedRoomForm(),
-            quick_form=QuickMatchForm(),
+            room_form=room_form or StakedRoomForm(),
+            quick_form=quick_form,
+            tiers=choices,
+            chosen_tier=chosen_tier(choices, quick_form["tier"].value()),
             mine=open_entry_of(request.user.pk),
-            balance=balance_of(request.user.pk),
+            summary=history.summary(request.user.pk),
         )
-    return render(request, "games/staked/lobby.html", context)
+    return render(request, "games/staked/lobby.html", context, status=status)
 
 
 def rooms(request: HtmxHttpRequest) -> HttpResponse:
@@ -106,9 +125,7 @@ def _to(request: HtmxHttpRequest, url: str) -> HttpResponse:
 def create(request: HtmxHttpRequest) -> HttpResponse:
     form = StakedRoomForm(request.POST)
     if not form.is_valid():
-        first = next(iter(form.errors.values()))[0]
-        messages.error(request, str(first))  # str: an ErrorList gives its messages as text
-        return redirect("staked_lobby")
+        return lobby(request, room_form=form, status=400)
     data = form.cleaned_data
     try:
         game = create_staked_room(
@@ -119,8 +136,18 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
             key=data["key"],
         )
     except Refusal as error:
-        return _refused(request, error)
+        if error.status == 422:
+            return _refused(request, error)
+        return lobby(request, room_form=_with_refusal(form, "stake", error), status=error.status)
     return redirect(game)
+
+
+def _with_refusal(form: F, stake_field: str, error: GameError) -> F:
+    """The form as sent, with the refusal next to the stake it is about (the rule set and timer are
+    choices the form has checked already); "you already have a room" is about no field."""
+    about_stake = isinstance(error, NotEnoughCoins) or not isinstance(error, Conflict)
+    form.add_error(stake_field if about_stake else None, str(error))
+    return form
 
 
 @login_required
@@ -148,7 +175,10 @@ def cancel(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         game = cancel_staked_room(actor, game_id, version=form.cleaned_data["version"])
     except Refusal as error:
         return _refused(request, error)
-    messages.success(request, f"Room cancelled: your {game.stake:,} coins are back in your wallet.")
+    what = "Quick match" if game.quick else "Room"
+    messages.success(
+        request, f"{what} cancelled: your {game.stake:,} coins are back in your wallet."
+    )
     return _to(request, reverse("staked_lobby"))
 
 
@@ -157,15 +187,18 @@ def cancel(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 def quick(request: HtmxHttpRequest) -> HttpResponse:
     form = QuickMatchForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose one of the quick match stakes and a rule set.")
-        return redirect("staked_lobby")
+        return lobby(request, quick_form=form, status=400)
     data = form.cleaned_data
     try:
         game = quick_match(
             actor_for(request.user, request.session), data["tier"], data["ruleset"], data["key"]
         )
     except Refusal as error:
-        return _refused(request, error)
+        if error.status == 422:
+            return _refused(request, error)
+        return lobby(request, quick_form=_with_refusal(form, "tier", error), status=error.status)
+    if game.status == Game.Status.OPEN:  # nobody to pair with yet: the waiting screen
+        return redirect("staked_quick_waiting", game.pk)
     return redirect(game)
 
 

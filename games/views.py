@@ -117,6 +117,8 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return _not_found(request)
     actor = _actor(request)
     vp = viewpoint_for(game, seats, actor)
+    if game.quick and game.status == Game.Status.OPEN and vp.host:  # nobody paired yet
+        return redirect("staked_quick_waiting", game.pk)
     context = {
         "game": game,
         "vp": vp,

@@ -93,7 +93,7 @@ def do_leave(game_id: str, actor: Actor, *, version: int | None = None) -> Game:
         refuse_if_started_since(game, version)
         if game.status == Game.Status.OPEN:
             if owns(game, actor):
-                return _abandon(game, seats, [], "The host closed the room.")
+                return _abandon(game, seats, [], closed_text(game))
             if not mine:
                 raise NotAllowed("You have no seat in this room.")
             seat = mine[0]
@@ -110,6 +110,14 @@ def do_leave(game_id: str, actor: Actor, *, version: int | None = None) -> Game:
             return _abandon(game, seats, mine, "The game was abandoned.")
         _resign(game, seats, mine[0], RoundEnd.LEAVE)
         return game
+
+
+def closed_text(game: Game) -> str:
+    """What the log says when a room closes before its start: a quick-match entry has no host and no
+    room in its player's eyes, only a place in the queue they left (their stake back)."""
+    if game.quick:
+        return "The quick-match entry was cancelled: the stake went back to the wallet."
+    return "The host closed the room."
 
 
 def _abandon(game: Game, seats: list[Seat], quitters: list[Seat], text: str) -> Game:
@@ -136,7 +144,7 @@ def do_abandon(game_id: str, actor: Actor) -> Game:
                 raise NotAllowed("Only the person who started this game can abandon it.")
             return _abandon(game, seats, seats_of(game, seats, actor), "The game was abandoned.")
         if game.status == Game.Status.OPEN and owns(game, actor):
-            return _abandon(game, seats, [], "The host closed the room.")
+            return _abandon(game, seats, [], closed_text(game))
         mine = playing_seats(game, seats, actor, "You have no seat in this game.")
         if game.status == Game.Status.OPEN:
             seat = mine[0]
@@ -159,7 +167,7 @@ def give_up_for_ban(game: Game, seats: list[Seat], user_id: int) -> None:
     theirs = [s for s in seats if s.kind == Seat.Kind.HUMAN and s.user_id == user_id]
     if game.status == Game.Status.OPEN:
         if game.owner_id == user_id:
-            _abandon(game, seats, [], "The host closed the room.")
+            _abandon(game, seats, [], closed_text(game))
             return
         for seat in theirs:
             name = who(seat)

@@ -65,7 +65,14 @@ class StakedRoomForm(KeyedForm):
 
 class QuickMatchForm(KeyedForm):
     id_prefix = "quick"
-    tier = forms.TypedChoiceField(coerce=int, label="Stake")
+    tier = forms.TypedChoiceField(
+        coerce=int,
+        label="Stake",
+        error_messages={
+            "required": "Choose one of the quick match stakes.",
+            "invalid_choice": "Choose one of the quick match stakes.",
+        },
+    )
     ruleset = forms.ChoiceField(choices=RULESET_CHOICES, initial="twodice", label="Rule set")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

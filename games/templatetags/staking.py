@@ -10,6 +10,7 @@ from django import template
 from accounts.ledger.models import LedgerEntry, LedgerTransaction
 from games.staking.forms import new_key
 from games.staking.rematch import rematch_of
+from games.staking.tiers import Terms, terms
 
 if TYPE_CHECKING:
     from games.models import Game
@@ -84,3 +85,9 @@ def staked_rematch(game: Game, vp: Viewpoint | None) -> dict[str, Any]:
         and game.seats.filter(index__in=getattr(vp, "seats", ()), user_id=room.owner_id).exists()
     )
     return {"room": room, "mine": mine}
+
+
+@register.simple_tag
+def stake_terms(stake: int) -> Terms:
+    """A staked game's stake, pot, house cut and prize (games.staking.tiers.terms)."""
+    return terms(stake)

@@ -3,6 +3,7 @@ page. Every test ends with check_ledger's invariants (tests.ledger_checks)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -372,7 +373,10 @@ def test_the_wallet_page_shows_balance_escrow_and_history(alice):
     assert page.index("Correction by a moderator") < page.index(
         "Welcome to Ludopat"
     )  # newest first
-    assert "-30" in page and "+1,000" in page
+    assert "-30 coins" in page and "+1,000 coins" in page and "970 coins" in page
+    words = re.sub(r"<[^>]+>", " ", page).lower()  # what the page says, not its markup
+    assert "held for your games" in words and "escrow" not in words
+    assert re.search(r'<time datetime="[^"]+">\d+ \w+ \d{4} \d\d:\d\d UTC</time>', page)
     assert 'data-testid="nav-balance"><span id="nav-balance">970</span> coins' in page
 
 

@@ -79,12 +79,47 @@ def test_opening_a_room_lists_it_in_the_lobby(ann, bea):
     assert "Join for 250" in text(bea[1].get("/staked/rooms"))
 
 
-def test_a_refused_stake_says_why_and_moves_nothing(ann):
+def stake_input(page: str) -> str:
+    return re.search(r'<input[^>]*name="stake"[^>]*>', page).group(0)
+
+
+def test_a_refused_stake_says_why_next_to_the_field_keeps_it_and_moves_nothing(ann):
     user, client = ann
     for bad in ("1e3", "0.5", "10abc", "-5", "0", "99999"):
-        page = text(open_room(client, bad, key=f"bad-{bad}") and client.get("/staked/"))
-        assert "A stake is a whole number of coins from 10 to 10,000." in page
+        r = open_room(client, bad, key=f"bad-{bad}")
+        page = text(r)
+        assert r.status_code == 400
+        field = stake_input(page)
+        assert f'value="{bad}"' in field and 'aria-invalid="true"' in field  # what was typed
+        assert "room-stake_error" in field  # the input names its error
+        assert re.search(
+            r'id="room-stake_error"[^>]*>A stake is a whole number of coins from 10 to 10,000\.<',
+            page,
+        )
     assert balance_of(user.pk) == 1000 and not Game.objects.exists()
+
+
+def test_a_stake_over_the_wallet_is_explained_at_the_field(ann):
+    user, client = ann
+    r = open_room(client, "5000")
+    assert r.status_code == 409 and 'value="5000"' in stake_input(text(r))
+    refusal = r"id=\"room-stake_error\"[^>]*>This room(&#x27;|')s stake is 5,000 coins"
+    assert re.search(refusal, text(r))
+    assert balance_of(user.pk) == 1000 and not Game.objects.exists()
+
+
+def test_a_second_room_is_refused_above_the_form_not_at_the_stake(ann):
+    _, client = ann
+    client.post("/staked/quick", {"tier": "100", "ruleset": "twodice", "key": "q"})
+    # The lobby shows the entry instead of the forms, but a page opened before still posts.
+    page = text(open_room(client, "100", key="second"))
+    assert "You already have an open staked room or quick match" in page
+    assert "room-stake_error" not in page
+
+
+def test_the_forms_show_no_stray_key_label(ann):
+    page = text(ann[1].get("/staked/"))
+    assert ">Key<" not in page and 'type="hidden" name="key"' in page
 
 
 def test_a_repeated_submission_opens_one_room(ann):
@@ -139,8 +174,10 @@ def test_the_host_cancels_and_gets_the_stake_back(ann):
 def test_quick_match_waits_then_pairs(ann, bea):
     r = ann[1].post("/staked/quick", {"tier": "100", "ruleset": "twodice", "key": "q1"})
     game = Game.objects.get()
-    assert r["Location"] == f"/games/{game.pk}/" and game.status == Game.Status.OPEN
-    assert "You are waiting for a quick match" in text(ann[1].get("/staked/"))
+    assert r["Location"] == f"/staked/quick/{game.pk}" and game.status == Game.Status.OPEN
+    lobby = text(ann[1].get("/staked/"))
+    assert "You are waiting for a quick match" in lobby
+    assert f'href="/staked/quick/{game.pk}">Back to the waiting screen' in lobby
     assert "no-staked-rooms" in text(bea[1].get("/staked/rooms"))  # not listed in the lobby
     r = bea[1].post("/staked/quick", {"tier": "100", "ruleset": "twodice", "key": "q2"})
     assert r["Location"] == f"/games/{game.pk}/"
@@ -154,7 +191,12 @@ def test_the_result_shows_each_player_coins_and_new_balance(ann, bea):
     actions.do_resign(game.pk, member(bea[0]))
     winner = text(ann[1].get(f"/games/{game.pk}/"))
     assert "You won 80 coins." in winner and 'data-nav-balance="1,080">1,080<' in winner
-    assert "House cut: 20 coins of the 200 pot." in winner
+    assert "House cut: 20 coins of the 200-coin pot." in winner
+    assert "You took the 180-coin prize; 100 of it was your own stake." in winner
+    assert (
+        "Staked game</strong>: 100 coins each, a pot of 200 coins; the winner takes 180 coins"
+        in winner
+    )
     loser = text(bea[1].get(f"/games/{game.pk}/"))
     assert "You lost 100 coins." in loser and 'data-nav-balance="900">900<' in loser
     assert 'data-testid="new-round"' not in loser  # no new rounds for coins

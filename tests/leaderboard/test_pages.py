@@ -196,8 +196,8 @@ def test_staked_coins_show_on_the_leaderboard_and_the_player_page(client):
     ann, ben = accounts("ann", "ben")
     finish(room([ann, ben], "twodice"), [ann, ben], how="resign", coins={0: 90, 1: -100})
     board = client.get("/leaderboard/?ruleset=twodice").content.decode()
-    assert '<th scope="col">Coins</th>' in board and "<td>90</td>" in board
-    assert "<td>-100</td>" in board
-    assert "+90" in client.get("/u/ann/").content.decode()
+    assert '<th scope="col">Coins</th>' in board and "<td>+90 coins</td>" in board
+    assert "<td>-100 coins</td>" in board
+    assert "<td>+90 coins</td>" in client.get("/u/ann/").content.decode()
     duel_only = client.get("/leaderboard/?ruleset=duel").content.decode()
     assert '<th scope="col">Coins</th>' not in duel_only
