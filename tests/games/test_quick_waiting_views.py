@@ -10,8 +10,8 @@ import pytest
 
 from accounts.ledger.history import balance_of
 from games import presence
-from games.actions import stakes
 from games.models import Action, Game
+from games.staking import rooms, sweeper
 from tests.games import test_stakes_views as staked_pages
 from tests.games.webplay import member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
@@ -79,7 +79,7 @@ def test_cancelling_refunds_and_says_quick_match_not_room(ann):
 
 
 def _absent_for(entry: Game, seconds: float) -> None:
-    presence.client().set(stakes._absent_key(entry.pk), time.time() - seconds)
+    presence.client().set(sweeper._absent_key(entry.pk), time.time() - seconds)
 
 
 def test_the_open_screen_keeps_the_entry_and_a_reload_keeps_it_too(ann):
@@ -91,9 +91,9 @@ def test_the_open_screen_keeps_the_entry_and_a_reload_keeps_it_too(ann):
     presence.client().delete(f"ludopat:game:{entry.pk}:seats")  # the press's own presence gone
     ann[1].get(f"/staked/quick/{entry.pk}")  # the page (re)loaded
     _absent_for(entry, 600)  # even if a sweep had noted it unattended long ago
-    assert stakes.withdraw_unattended() == 0
+    assert sweeper.withdraw_unattended() == 0
     ann[1].get(f"/staked/quick/{entry.pk}/status", HTTP_HX_REQUEST="true")
-    assert stakes.withdraw_unattended() == 0
+    assert sweeper.withdraw_unattended() == 0
     assert Game.objects.get().status == Game.Status.OPEN and balance_of(ann[0].pk) == 900
 
 
@@ -101,9 +101,9 @@ def test_leaving_the_screen_for_good_withdraws_and_refunds(ann):
     press_quick(ann[1])
     entry = Game.objects.get()
     presence.client().delete(f"ludopat:game:{entry.pk}:seats")  # the page's polls lapsed
-    assert stakes.withdraw_unattended() == 0  # first seen unattended
-    _absent_for(entry, stakes.UNATTENDED_SECONDS + 1)
-    assert stakes.withdraw_unattended() == 1
+    assert sweeper.withdraw_unattended() == 0  # first seen unattended
+    _absent_for(entry, sweeper.UNATTENDED_SECONDS + 1)
+    assert sweeper.withdraw_unattended() == 1
     assert balance_of(ann[0].pk) == 1000
     page = text(ann[1].get(f"/staked/quick/{entry.pk}"))
     assert "This quick-match entry was cancelled: your 100 coins are back" in page
@@ -119,5 +119,5 @@ def test_someone_elses_entry_is_not_shown(ann, bea):
 
 
 def test_a_staked_room_is_no_quick_entry(ann):
-    game = stakes.create_staked_room(member(ann[0]), "twodice", 100)
+    game = rooms.create_staked_room(member(ann[0]), "twodice", 100)
     assert ann[1].get(f"/staked/quick/{game.pk}").status_code == 404
