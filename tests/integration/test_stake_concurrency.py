@@ -27,6 +27,7 @@ from games.errors import GameError, StaleVersion
 from games.models import Game, Seat
 from games.staking.quick import quick_match
 from games.staking.rooms import create_staked_room, join_staked_room
+from ludopat.refusals import Refusal
 from tests.games.webplay import SEED, everyone_here, fresh, member, step, turn_seat
 from tests.integration.conftest import wait_for
 from tests.ledger_checks import assert_ledger_ok, ledger_stays_balanced  # noqa: F401
@@ -84,9 +85,10 @@ def succeeded(results) -> list[object]:
 
 
 def only_refusals(results) -> None:
-    """Every failure is a refusal a player reads, never a crash or a deadlock."""
+    """Every failure is a refusal a player reads (the games' or the ledger's: not enough coins), never
+    a crash or a deadlock."""
     for error in refused(results):
-        assert isinstance(error, GameError), repr(error)
+        assert isinstance(error, Refusal), repr(error)
 
 
 def test_fifty_simultaneous_joins_seat_exactly_one(django_user_model):
