@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 
-from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -28,6 +27,9 @@ NO_SUCH_REPORT = "There is no report with that number: it may have been mistyped
 LARGEST_ID = 2**63 - 1
 RESOLVED_ALREADY = "That report is resolved already (someone else may have just done it)."
 
+# The queue's first lines after an action say what was done (kept in the session across the redirect:
+# the desk's own line, next to the queue it changed).
+DONE_KEY = "desk_done"
 # What the moderator is told once the service has done it.
 DONE = {
     ChatReport.Outcome.DISMISSED: "Report dismissed.",
@@ -60,7 +62,11 @@ def desk_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 @require_GET
 @desk_page
 def queue(request: HttpRequest) -> HttpResponse:
-    context = {"entries": desk_reads.queue(), "resolved": desk_reads.recently_resolved()}
+    context = {
+        "entries": desk_reads.queue(),
+        "resolved": desk_reads.recently_resolved(),
+        "done": request.session.pop(DONE_KEY, ""),
+    }
     return render(request, "desk/queue.html", context)
 
 
@@ -85,7 +91,7 @@ def report(request: HttpRequest, report_id: int) -> HttpResponse:
     except moderation.ModerationError as error:
         status = 409 if str(error) == "That report is resolved already." else 400
         return _report_page(request, found, form, str(error), status)
-    messages.success(request, _done(found, outcome))
+    request.session[DONE_KEY] = _done(found, outcome)
     return redirect("desk")
 
 

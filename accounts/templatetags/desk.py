@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import template
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.timesince import timesince
 
 from accounts import desk_reads
 from accounts.desk_views import may_use_desk
@@ -49,3 +53,13 @@ def audit_words(entry) -> str:
     elif entry.action == "resolve_report" and after.get("outcome"):
         words += f" ({after['outcome']})"
     return words
+
+
+@register.filter
+def ago(moment) -> str:
+    """ "5 minutes ago", or "just now" within the first minute (never "0 minutes ago")."""
+    if moment is None:
+        return ""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment).split(',')[0]} ago"
