@@ -13,8 +13,7 @@ from django.db.models import Q, QuerySet
 
 from games.models import ChatMessage, ChatReport, Game, Seat
 
-from .audit import AuditLog
-from .models import User
+from .models import AuditLog, User
 
 # Messages shown around a reported one (as the admin shows them).
 CONTEXT_BEFORE, CONTEXT_AFTER = 8, 4

@@ -89,8 +89,8 @@ def report(request: HttpRequest, report_id: int) -> HttpResponse:
     try:
         moderation.do_resolve_report(request.user, found, outcome, reason, form.until())
     except moderation.ModerationError as error:
-        status = 409 if str(error) == "That report is resolved already." else 400
-        return _report_page(request, found, form, str(error), status)
+        found.refresh_from_db()  # another moderator may have resolved it meanwhile: a conflict
+        return _report_page(request, found, form, str(error), 400 if found.is_open else 409)
     request.session[DONE_KEY] = _done(found, outcome)
     return redirect("desk")
 
