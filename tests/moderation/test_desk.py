@@ -357,3 +357,10 @@ def test_a_failing_cache_tells_nothing_and_fails_no_page(room, player, moderator
     entry = reported(victim, 1, player=player)
     moderation.do_resolve_report(moderator, entry, ChatReport.Outcome.DISMISSED, "")
     assert logged_in(victim).get("/leaderboard/").status_code == 200
+
+
+def test_the_admin_links_to_the_desk_with_the_count(room, player, moderator):
+    _, victim = room
+    reported(victim, 1, player=player)
+    page = text(logged_in(moderator).get(reverse("admin:index")))
+    assert "Moderator's desk (1 open)" in page
