@@ -56,9 +56,9 @@ class QueueEntry:
 
 
 def queue() -> list[QueueEntry]:
-    """Open reports, the players with the most open reports first, then oldest first. The open queue is
-    a working set (reports close as they are read), so it is ordered here rather than in SQL, where
-    a report's player is either of two columns."""
+    """Open reports, the players with the most open reports first, then oldest first (a player's
+    reports together). The open queue is a working set (reports close as they are read), so it is
+    ordered here rather than in SQL, where a report's player is either of two columns."""
     reports = list(
         open_reports().select_related("message", "message__user", "reported", "reporter", "game")
     )
@@ -68,8 +68,19 @@ def queue() -> list[QueueEntry]:
         QueueEntry(r, t, counts[t.pk] if t is not None else 1)
         for r, t in zip(reports, targets, strict=True)
     ]
-    entries.sort(key=lambda e: (-e.open_on_target, e.report.created, e.report.pk))
-    return entries
+    # A player's reports stay together, the group placed by its oldest report.
+    oldest: dict[int, Any] = {}
+    for entry in entries:
+        if entry.target is not None:
+            pk, created = entry.target.pk, entry.report.created
+            oldest[pk] = min(oldest.get(pk, created), created)
+
+    def place(entry: QueueEntry) -> tuple:
+        report, target = entry.report, entry.target
+        since = oldest[target.pk] if target is not None else report.created
+        return (-entry.open_on_target, since, target.pk if target else 0, report.created, report.pk)
+
+    return sorted(entries, key=place)
 
 
 def recently_resolved(limit: int = 10) -> list[ChatReport]:

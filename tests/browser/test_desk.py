@@ -54,6 +54,7 @@ def test_a_moderator_mutes_a_reported_sender_from_the_desk_in_two_clicks(
     expect(mod.get_by_test_id("desk-now")).to_contain_text("Neither muted nor banned now.")
     expect(mod.get_by_label("Mute for")).to_have_value("24")  # a day unless changed
     check_accessible(mod)  # reached by a click: checked here, not by a goto
+    report_url = mod.url
     shoot_sizes(mod, "desk-report")
     assert fits_a_phone(mod)
 
@@ -67,6 +68,11 @@ def test_a_moderator_mutes_a_reported_sender_from_the_desk_in_two_clicks(
     expect(mod.get_by_test_id("desk-empty")).to_be_visible()
     expect(mod.get_by_test_id("nav-desk")).to_have_accessible_name("Desk")
     check_accessible(mod)
+    # The resolved report: how it ended, and the mute now in bob's history (axe runs on the goto).
+    mod.goto(report_url)
+    expect(mod.get_by_test_id("desk-status")).to_contain_text("Player muted by mod")
+    expect(mod.get_by_test_id("desk-sanctions")).to_contain_text("muted until")
+    expect(mod.get_by_test_id("desk-sanctions")).to_contain_text("Insults in chat")
 
     bob.get_by_test_id("chat-input").fill("sorry, potato")
     bob.get_by_test_id("chat-send").click()

@@ -99,19 +99,23 @@ def test_the_queue_puts_the_most_reported_player_first_then_the_oldest(
     room, player, moderator, django_user_model
 ):
     game, victim = room
-    other = django_user_model.objects.create_user("other")
-    lone_oldest = reported(victim, 60, player=other, reason="rude name")
-    first_of_two = reported(victim, 30, message=said(game, player, "idiot", 31))
-    second_of_two = reported(victim, 10, player=player, reason="cheats")
-    lone_newest = reported(player, 5, player=victim, reason="slow")
+    other, lone = (django_user_model.objects.create_user(n) for n in ("other", "lone"))
+    other_old = reported(victim, 60, player=other, reason="rude name")
+    troll_old = reported(victim, 30, message=said(game, player, "idiot", 31))
+    troll_new = reported(victim, 10, player=player, reason="cheats")
+    other_new = reported(player, 5, player=other, reason="spam")
+    lone_old = reported(victim, 70, player=lone)
+    victim_new = reported(player, 20, player=victim, reason="slow")
     closed = reported(victim, 90, message=said(game, player, "old insult", 91))
     moderation.do_resolve_report(moderator, closed, ChatReport.Outcome.DISMISSED, "banter")
 
     page = logged_in(moderator).get("/desk/")
     order = [entry.report.pk for entry in page.context["entries"]]
-    assert order == [first_of_two.pk, second_of_two.pk, lone_oldest.pk, lone_newest.pk]
+    # Two open each: other's (oldest 60 min ago), then troll's; then one each, oldest first.
+    expected = [other_old, other_new, troll_old, troll_new, lone_old, victim_new]
+    assert order == [r.pk for r in expected]
     shown = text(page)
-    assert "4 open reports" in shown and "2 open reports on troll" in shown
+    assert "6 open reports" in shown and "2 open reports on troll" in shown
     assert "troll: “idiot”" in shown and "other, reported as a player" in shown
     assert "Resolved lately" in shown and "banter" in shown
 
