@@ -70,6 +70,8 @@ MIDDLEWARE = [
     # The browser's own id (a signed cookie that log-ins and log-outs leave alone): accounts/browsers.py.
     "accounts.browsers.BrowserMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A player who reported someone is told the outcome on their next page: accounts/report_news.py.
+    "accounts.report_news.TellReporters",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last but for the pass-through below, as django-axes asks: it turns a lock-out raised during

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("desk/", include("accounts.desk_urls")),
     path("leaderboard/", include("leaderboard.urls")),
     path("u/<username:username>/", include("accounts.profile_urls")),
     path("", include("games.urls")),

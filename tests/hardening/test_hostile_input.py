@@ -27,6 +27,7 @@ from django.forms.models import model_to_dict
 from django.test import Client
 from django.urls import URLResolver, get_resolver
 
+from accounts.desk_forms import ResolveForm
 from accounts.forms import SignUpForm
 from accounts.moderation.models import Report
 from games import actors, commands
@@ -62,7 +63,7 @@ _TAG = re.compile(r"<[^>]+>")
 def all_field_names() -> list[str]:
     """Every parameter name the site's forms read, plus ones nobody reads."""
     form_classes = [c.form for c in commands.COMMANDS.values()] + list(MODE_FORMS.values())
-    form_classes += [SignUpForm, AuthenticationForm, PasswordResetForm]
+    form_classes += [SignUpForm, AuthenticationForm, PasswordResetForm, ResolveForm]
     names = {name for cls in form_classes for name in cls.base_fields}
     return sorted(names | {"next", "round", "page", "amount", "q", "unknown_field"})
 

@@ -1,0 +1,143 @@
+"""The moderator's desk: staff pages where open reports are worked through (the queue, then one report
+with its context, the player's history and the actions). Thin views: reads come from
+accounts.desk_reads, every action is the moderation service the admin's actions call, so it is checked
+and audited the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games.models import ChatReport
+
+from . import desk_reads, moderation
+from .desk_forms import ResolveForm
+
+NOT_STAFF = "The moderator's desk is for the site's moderators."
+NO_ROLE = "Your staff account has no moderator role yet: an admin adds you to the Moderator group."
+MAY_NOT_RESOLVE = "Your role may read reports but not resolve them."
+NO_SUCH_REPORT = "There is no report with that number: it may have been mistyped."
+# A report number past the id column's range names nothing (and would overflow the query).
+LARGEST_ID = 2**63 - 1
+RESOLVED_ALREADY = "That report is resolved already (someone else may have just done it)."
+
+# The queue's first lines after an action say what was done (kept in the session across the redirect:
+# the desk's own line, next to the queue it changed).
+DONE_KEY = "desk_done"
+# What the moderator is told once the service has done it.
+DONE = {
+    ChatReport.Outcome.DISMISSED: "Report dismissed.",
+    ChatReport.Outcome.HIDDEN: "Message hidden from every page.",
+    ChatReport.Outcome.MUTED: "{player} is muted until {until}.",
+    ChatReport.Outcome.BANNED: "{player} is banned {until}.",
+}
+
+
+def may_use_desk(user) -> bool:
+    return bool(user.is_active and user.is_staff and user.has_perm("games.view_chatreport"))
+
+
+def desk_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Staff with a moderator role only: a visitor is sent to log in, anyone else is told why."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        user = request.user
+        if not user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not may_use_desk(user):
+            message = NO_ROLE if user.is_staff else NOT_STAFF
+            return render(request, "403.html", {"message": message}, status=403)
+        return view(request, *args, **kwargs)
+
+    return checked
+
+
+@require_GET
+@desk_page
+def queue(request: HttpRequest) -> HttpResponse:
+    context = {
+        "entries": desk_reads.queue(),
+        "resolved": desk_reads.recently_resolved(),
+        "done": request.session.pop(DONE_KEY, ""),
+    }
+    return render(request, "desk/queue.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@desk_page
+def report(request: HttpRequest, report_id: int) -> HttpResponse:
+    found = desk_reads.report_for_desk(report_id) if report_id <= LARGEST_ID else None
+    if found is None:
+        return render(request, "desk/not_found.html", {"message": NO_SUCH_REPORT}, status=404)
+    if request.method == "GET":
+        return _report_page(request, found, ResolveForm(report=found))
+    if not request.user.has_perm("games.change_chatreport"):
+        return _report_page(request, found, ResolveForm(report=found), MAY_NOT_RESOLVE, 403)
+    if not found.is_open:
+        return _report_page(request, found, ResolveForm(report=found), RESOLVED_ALREADY, 409)
+    form = ResolveForm(request.POST, report=found)
+    if not form.is_valid():
+        return _report_page(request, found, form, status=400)
+    outcome, reason = form.cleaned_data["outcome"], form.cleaned_data["reason"]
+    try:
+        moderation.do_resolve_report(request.user, found, outcome, reason, form.until())
+    except moderation.ModerationError as error:
+        found.refresh_from_db()  # another moderator may have resolved it meanwhile: a conflict
+        return _report_page(request, found, form, str(error), 400 if found.is_open else 409)
+    request.session[DONE_KEY] = _done(found, outcome)
+    return redirect("desk")
+
+
+def _done(report: ChatReport, outcome: str) -> str:
+    player = desk_reads.target_of(report)
+    name = player.username if player is not None else "The player"
+    until = ""
+    if player is not None and outcome == ChatReport.Outcome.MUTED:
+        player.refresh_from_db(fields=["muted_until"])
+        until = moderation.when(player.muted_until) if player.muted_until else ""
+    elif player is not None and outcome == ChatReport.Outcome.BANNED:
+        player.refresh_from_db(fields=["banned_until"])
+        ends = player.banned_until
+        until = f"until {moderation.when(ends)}" if ends else "until a moderator lifts it"
+    return DONE[ChatReport.Outcome(outcome)].format(player=name, until=until)
+
+
+def _report_page(
+    request: HttpRequest,
+    report: ChatReport,
+    form: ResolveForm,
+    refusal: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    user = request.user
+    target = desk_reads.target_of(report)
+    context = {
+        "report": report,
+        "target": target,
+        "game_id": desk_reads.game_id_of(report),
+        "conversation": desk_reads.conversation(report.message) if report.message else [],
+        "game": None if report.message else desk_reads.game_context(desk_reads.game_id_of(report)),
+        "history": (
+            desk_reads.history(
+                target, besides=report, with_coins=user.has_perm("accounts.view_ledgerentry")
+            )
+            if target is not None
+            else None
+        ),
+        "form": form,
+        "refusal": refusal,
+        "may": {
+            "resolve": report.is_open and user.has_perm("games.change_chatreport"),
+            "hide": report.message is not None and user.has_perm("games.hide_chatmessage"),
+            "mute": target is not None and user.has_perm("accounts.mute_user"),
+            "ban": target is not None and user.has_perm("accounts.ban_user"),
+        },
+    }
+    return render(request, "desk/report.html", context, status=status)

@@ -1,0 +1,89 @@
+"""A player who reported someone is told what the moderators decided: a message on their next page
+once the report is resolved, from the desk or the admin alike (both close reports in
+accounts.moderation.do_resolve_report).
+
+Reports keep no "reporter told" mark; what a reporter was told last is kept in the cache instead: the
+resolution time of the newest outcome told. Lost (a flushed or failing cache), the outcomes of the
+last LOOK_BACK are told again, which is harmless; a cache that fails tells nothing and never fails the
+page.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from redis.exceptions import RedisError
+
+from games.models import ChatReport
+
+log = logging.getLogger(__name__)
+
+LOOK_BACK = timedelta(days=14)
+KEPT = 60 * 60 * 24 * 30  # seconds: longer than LOOK_BACK, so a mark never outlives its use
+
+Outcome = ChatReport.Outcome
+SENTENCES = {
+    Outcome.DISMISSED: "A moderator looked at your report of {name} and found nothing against the rules.",
+    Outcome.HIDDEN: "After your report, a moderator hid {name}'s message from the chat.",
+    Outcome.MUTED: "After your report, a moderator muted {name}'s chat.",
+    Outcome.BANNED: "After your report, a moderator banned {name}.",
+}
+
+
+def _key(user_id: int) -> str:
+    return f"desk:reports-told:{user_id}"
+
+
+def _name(report: ChatReport) -> str:
+    if report.reported is not None:
+        return report.reported.username
+    return report.message.name if report.message is not None else "the player"
+
+
+def outcomes_to_tell(user_id: int, now: datetime | None = None) -> list[str]:
+    """The sentences of the reporter's reports resolved since they were last told, oldest first;
+    they count as told once this returns."""
+    mark = cache.get(_key(user_id))
+    since = parse_datetime(mark) if isinstance(mark, str) else None
+    since = since or (now or timezone.now()) - LOOK_BACK
+    resolved = (
+        ChatReport.objects.filter(reporter_id=user_id, resolved_at__gt=since)
+        .exclude(outcome="")
+        .select_related("reported", "message")
+        .order_by("resolved_at", "pk")
+    )
+    reports = list(resolved)
+    if not reports:
+        return []
+    cache.set(_key(user_id), reports[-1].resolved_at.isoformat(), KEPT)
+    return [SENTENCES[Outcome(r.outcome)].format(name=_name(r)) for r in reports]
+
+
+class TellReporters:
+    """After the messages middleware: a signed-in player's full-page requests carry the news (htmx
+    swaps would drop it unseen, so they leave it for the next page)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        if (
+            request.method == "GET"
+            and "HX-Request" not in request.headers
+            and user is not None
+            and user.is_authenticated
+        ):
+            try:
+                news = outcomes_to_tell(user.pk)
+            except RedisError:
+                log.warning("the cache is down: reporters are told their reports' outcomes later")
+                news = []
+            for sentence in news:
+                messages.info(request, sentence)
+        return self.get_response(request)
