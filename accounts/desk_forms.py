@@ -8,11 +8,11 @@ from datetime import datetime
 
 from django import forms
 
-from games.models import ChatReport
+from accounts.moderation.models import Report
 
 from .admin_forms import DURATIONS, ends_after
 
-Outcome = ChatReport.Outcome
+Outcome = Report.Outcome
 OUTCOMES = [Outcome.HIDDEN, Outcome.MUTED, Outcome.BANNED, Outcome.DISMISSED]
 GIVE_A_REASON = "Give a reason: the player is shown it."
 PLAIN_TEXT = "Write the reason as plain text."
@@ -50,7 +50,7 @@ class ResolveForm(forms.Form):
         },
     )
 
-    def __init__(self, *args, report: ChatReport, **kwargs) -> None:
+    def __init__(self, *args, report: Report, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.report = report
 

@@ -11,9 +11,11 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.models import ChatMessage, ChatReport, Game, Seat
+from accounts.moderation.models import Report
+from games.models import ChatMessage, Game, Seat
 
-from .models import AuditLog, User
+from .models import User
+from .moderation.audit import AuditLog
 
 # Messages shown around a reported one (as the admin shows them).
 CONTEXT_BEFORE, CONTEXT_AFTER = 8, 4
@@ -26,8 +28,8 @@ COIN_MOVEMENTS = 20
 SANCTIONS = ("mute", "unmute", "ban", "unban")
 
 
-def open_reports() -> QuerySet[ChatReport]:
-    return ChatReport.objects.filter(resolved_at__isnull=True)
+def open_reports() -> QuerySet[Report]:
+    return Report.objects.filter(resolved_at__isnull=True)
 
 
 def open_report_count() -> int:
@@ -35,14 +37,14 @@ def open_report_count() -> int:
     return open_reports().count()
 
 
-def target_of(report: ChatReport) -> User | None:
+def target_of(report: Report) -> User | None:
     """The player a report is about: the reported player, or the reported message's author."""
     if report.reported_id:
         return report.reported
     return report.message.user if report.message is not None else None
 
 
-def game_id_of(report: ChatReport) -> str:
+def game_id_of(report: Report) -> str:
     if report.game_id:
         return report.game_id
     return report.message.game_id if report.message is not None else ""
@@ -50,7 +52,7 @@ def game_id_of(report: ChatReport) -> str:
 
 @dataclass(frozen=True)
 class QueueEntry:
-    report: ChatReport
+    report: Report
     target: User | None
     open_on_target: int  # open reports about the same player, this one included
 
@@ -83,14 +85,14 @@ def queue() -> list[QueueEntry]:
     return sorted(entries, key=place)
 
 
-def recently_resolved(limit: int = 10) -> list[ChatReport]:
-    resolved = ChatReport.objects.filter(resolved_at__isnull=False)
+def recently_resolved(limit: int = 10) -> list[Report]:
+    resolved = Report.objects.filter(resolved_at__isnull=False)
     related = resolved.select_related("message", "message__user", "reported", "resolved_by")
     return list(related.order_by("-resolved_at", "-pk")[:limit])
 
 
-def report_for_desk(report_id: int) -> ChatReport | None:
-    related = ChatReport.objects.select_related(
+def report_for_desk(report_id: int) -> Report | None:
+    related = Report.objects.select_related(
         "message", "message__user", "reported", "reporter", "game", "resolved_by"
     )
     return related.filter(pk=report_id).first()
@@ -136,17 +138,17 @@ class Coins:
 @dataclass(frozen=True)
 class History:
     player: User
-    reports: list[ChatReport]  # earlier reports about the player, newest first
+    reports: list[Report]  # earlier reports about the player, newest first
     sanctions: list[AuditLog]  # mutes and bans, given and lifted
     other_actions: list[AuditLog]  # everything else moderators did about them
     coins: Coins | None = field(default=None)  # for Admins only
 
 
-def history(player: User, *, besides: ChatReport, with_coins: bool) -> History:
+def history(player: User, *, besides: Report, with_coins: bool) -> History:
     """The reported player's past on the site's record. `with_coins` only for those who may read the
     ledger (the Admin group)."""
     reports = (
-        ChatReport.objects.filter(Q(reported=player) | Q(message__user=player))
+        Report.objects.filter(Q(reported=player) | Q(message__user=player))
         .exclude(pk=besides.pk)
         .select_related("message", "reporter", "resolved_by")
         .order_by("-created", "-pk")[:HISTORY_ROWS]

@@ -14,10 +14,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games.models import ChatReport
+from accounts.moderation.models import Report
 
-from . import desk_reads, moderation
+from . import desk_reads
 from .desk_forms import ResolveForm
+from .moderation.errors import ModerationError
+from .moderation.reports import do_resolve_report
+from .sanctions import when
 
 NOT_STAFF = "The moderator's desk is for the site's moderators."
 NO_ROLE = "Your staff account has no moderator role yet: an admin adds you to the Moderator group."
@@ -32,15 +35,15 @@ RESOLVED_ALREADY = "That report is resolved already (someone else may have just 
 DONE_KEY = "desk_done"
 # What the moderator is told once the service has done it.
 DONE = {
-    ChatReport.Outcome.DISMISSED: "Report dismissed.",
-    ChatReport.Outcome.HIDDEN: "Message hidden from every page.",
-    ChatReport.Outcome.MUTED: "{player} is muted until {until}.",
-    ChatReport.Outcome.BANNED: "{player} is banned {until}.",
+    Report.Outcome.DISMISSED: "Report dismissed.",
+    Report.Outcome.HIDDEN: "Message hidden from every page.",
+    Report.Outcome.MUTED: "{player} is muted until {until}.",
+    Report.Outcome.BANNED: "{player} is banned {until}.",
 }
 
 
 def may_use_desk(user) -> bool:
-    return bool(user.is_active and user.is_staff and user.has_perm("games.view_chatreport"))
+    return bool(user.is_active and user.is_staff and user.has_perm("accounts.view_report"))
 
 
 def desk_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -78,7 +81,7 @@ def report(request: HttpRequest, report_id: int) -> HttpResponse:
         return render(request, "desk/not_found.html", {"message": NO_SUCH_REPORT}, status=404)
     if request.method == "GET":
         return _report_page(request, found, ResolveForm(report=found))
-    if not request.user.has_perm("games.change_chatreport"):
+    if not request.user.has_perm("accounts.change_report"):
         return _report_page(request, found, ResolveForm(report=found), MAY_NOT_RESOLVE, 403)
     if not found.is_open:
         return _report_page(request, found, ResolveForm(report=found), RESOLVED_ALREADY, 409)
@@ -87,31 +90,31 @@ def report(request: HttpRequest, report_id: int) -> HttpResponse:
         return _report_page(request, found, form, status=400)
     outcome, reason = form.cleaned_data["outcome"], form.cleaned_data["reason"]
     try:
-        moderation.do_resolve_report(request.user, found, outcome, reason, form.until())
-    except moderation.ModerationError as error:
+        do_resolve_report(request.user, found, outcome=outcome, reason=reason, until=form.until())
+    except ModerationError as error:
         found.refresh_from_db()  # another moderator may have resolved it meanwhile: a conflict
         return _report_page(request, found, form, str(error), 400 if found.is_open else 409)
     request.session[DONE_KEY] = _done(found, outcome)
     return redirect("desk")
 
 
-def _done(report: ChatReport, outcome: str) -> str:
+def _done(report: Report, outcome: str) -> str:
     player = desk_reads.target_of(report)
     name = player.username if player is not None else "The player"
     until = ""
-    if player is not None and outcome == ChatReport.Outcome.MUTED:
+    if player is not None and outcome == Report.Outcome.MUTED:
         player.refresh_from_db(fields=["muted_until"])
-        until = moderation.when(player.muted_until) if player.muted_until else ""
-    elif player is not None and outcome == ChatReport.Outcome.BANNED:
+        until = when(player.muted_until) if player.muted_until else ""
+    elif player is not None and outcome == Report.Outcome.BANNED:
         player.refresh_from_db(fields=["banned_until"])
         ends = player.banned_until
-        until = f"until {moderation.when(ends)}" if ends else "until a moderator lifts it"
-    return DONE[ChatReport.Outcome(outcome)].format(player=name, until=until)
+        until = f"until {when(ends)}" if ends else "until a moderator lifts it"
+    return DONE[Report.Outcome(outcome)].format(player=name, until=until)
 
 
 def _report_page(
     request: HttpRequest,
-    report: ChatReport,
+    report: Report,
     form: ResolveForm,
     refusal: str = "",
     status: int = 200,
@@ -134,7 +137,7 @@ def _report_page(
         "form": form,
         "refusal": refusal,
         "may": {
-            "resolve": report.is_open and user.has_perm("games.change_chatreport"),
+            "resolve": report.is_open and user.has_perm("accounts.change_report"),
             "hide": report.message is not None and user.has_perm("games.hide_chatmessage"),
             "mute": target is not None and user.has_perm("accounts.mute_user"),
             "ban": target is not None and user.has_perm("accounts.ban_user"),

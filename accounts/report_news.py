@@ -1,6 +1,6 @@
 """A player who reported someone is told what the moderators decided: a message on their next page
 once the report is resolved, from the desk or the admin alike (both close reports in
-accounts.moderation.do_resolve_report).
+accounts.moderation.reports.do_resolve_report).
 
 Reports keep no "reporter told" mark; what a reporter was told last is kept in the cache instead: the
 resolution time of the newest outcome told. Lost (a flushed or failing cache), the outcomes of the
@@ -19,14 +19,14 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from redis.exceptions import RedisError
 
-from games.models import ChatReport
+from accounts.moderation.models import Report
 
 log = logging.getLogger(__name__)
 
 LOOK_BACK = timedelta(days=14)
 KEPT = 60 * 60 * 24 * 30  # seconds: longer than LOOK_BACK, so a mark never outlives its use
 
-Outcome = ChatReport.Outcome
+Outcome = Report.Outcome
 SENTENCES = {
     Outcome.DISMISSED: "A moderator looked at your report of {name} and found nothing against the rules.",
     Outcome.HIDDEN: "After your report, a moderator hid {name}'s message from the chat.",
@@ -39,7 +39,7 @@ def _key(user_id: int) -> str:
     return f"desk:reports-told:{user_id}"
 
 
-def _name(report: ChatReport) -> str:
+def _name(report: Report) -> str:
     if report.reported is not None:
         return report.reported.username
     return report.message.name if report.message is not None else "the player"
@@ -52,7 +52,7 @@ def outcomes_to_tell(user_id: int, now: datetime | None = None) -> list[str]:
     since = parse_datetime(mark) if isinstance(mark, str) else None
     since = since or (now or timezone.now()) - LOOK_BACK
     resolved = (
-        ChatReport.objects.filter(reporter_id=user_id, resolved_at__gt=since)
+        Report.objects.filter(reporter_id=user_id, resolved_at__gt=since)
         .exclude(outcome="")
         .select_related("reported", "message")
         .order_by("resolved_at", "pk")

@@ -9,7 +9,7 @@ from django.utils.timesince import timesince
 
 from accounts import desk_reads
 from accounts.desk_views import may_use_desk
-from accounts.moderation import when
+from accounts.sanctions import when
 
 register = template.Library()
 

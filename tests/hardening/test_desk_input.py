@@ -9,8 +9,9 @@ import re
 
 import pytest
 
-from accounts.audit import AuditLog
-from games.models import ChatMessage, ChatReport
+from accounts.moderation.audit import AuditLog
+from accounts.moderation.models import Report
+from games.models import ChatMessage
 from tests.games.webplay import friends_room, member
 from tests.moderation.conftest import staff
 
@@ -22,13 +23,13 @@ pytestmark = pytest.mark.django_db
 def test_no_desk_url_answers_a_500_or_acts_on_a_moderators_bad_input(
     django_user_model, settings, redis_client
 ):
-    from accounts.roles import MODERATOR
+    from accounts.moderation.roles import MODERATOR
 
     settings.LUDOPAT_BOT_DELAY = 600
     alice, bob = (django_user_model.objects.create_user(n) for n in ("alice", "bob"))
     game = friends_room(member(alice), [member(bob)])
     message = ChatMessage.objects.create(game=game, user=bob, name="bob", text="idiot")
-    report = ChatReport.objects.create(message=message, reported=bob, game=game, reporter=alice)
+    report = Report.objects.create(message=message, reported=bob, game=game, reporter=alice)
     moderator = staff(django_user_model, "mod", MODERATOR)
 
     routes = [route for route, _ in url_patterns() if route.startswith("desk/")]

@@ -14,10 +14,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import moderation
-from accounts.audit import AuditLog
 from accounts.desk_views import NO_ROLE, NOT_STAFF
-from games.models import ChatMessage, ChatReport
+from accounts.moderation import mutes, renames, reports
+from accounts.moderation.audit import AuditLog
+from accounts.moderation.models import Report
+from games.models import ChatMessage
 from tests.games.webplay import friends_room, member
 
 from .conftest import logged_in
@@ -42,14 +43,14 @@ def said(game, user, text: str, minutes_ago: int) -> ChatMessage:
 
 
 def reported(reporter, minutes_ago: int, *, message=None, player=None, game=None, reason="rude"):
-    made = ChatReport.objects.create(
+    made = Report.objects.create(
         message=message,
         reported=message.user if message else player,
         game=message.game if message else game,
         reporter=reporter,
         reason=reason,
     )
-    ChatReport.objects.filter(pk=made.pk).update(
+    Report.objects.filter(pk=made.pk).update(
         created=timezone.now() - timedelta(minutes=minutes_ago)
     )
     made.refresh_from_db()
@@ -107,7 +108,7 @@ def test_the_queue_puts_the_most_reported_player_first_then_the_oldest(
     lone_old = reported(victim, 70, player=lone)
     victim_new = reported(player, 20, player=victim, reason="slow")
     closed = reported(victim, 90, message=said(game, player, "old insult", 91))
-    moderation.do_resolve_report(moderator, closed, ChatReport.Outcome.DISMISSED, "banter")
+    reports.do_resolve_report(moderator, closed, outcome=Report.Outcome.DISMISSED, reason="banter")
 
     page = logged_in(moderator).get("/desk/")
     order = [entry.report.pk for entry in page.context["entries"]]
@@ -135,10 +136,12 @@ def test_a_message_report_shows_its_conversation_and_the_players_history(
     bad = said(game, player, "you are an idiot", 9)
     said(game, victim, "please stop", 8)
     earlier = reported(victim, 600, player=player, reason="cheated yesterday")
-    moderation.do_resolve_report(moderator, earlier, ChatReport.Outcome.DISMISSED, "no proof")
-    moderation.do_mute(moderator, player, timezone.now() + timedelta(hours=1), "Spam")
-    moderation.do_unmute(moderator, player, "Apologised")
-    moderation.do_rename(moderator, player, "troll2", "Rude name")
+    reports.do_resolve_report(
+        moderator, earlier, outcome=Report.Outcome.DISMISSED, reason="no proof"
+    )
+    mutes.do_mute(moderator, player, until=timezone.now() + timedelta(hours=1), reason="Spam")
+    mutes.do_unmute(moderator, player, reason="Apologised")
+    renames.do_rename(moderator, player, new_username="troll2", reason="Rude name")
     entry = reported(victim, 5, message=bad, reason="insult")
 
     shown = text(logged_in(moderator).get(page_of(entry)))
@@ -299,7 +302,7 @@ def test_bad_decisions_are_refused_in_words(room, player, moderator, data, statu
 def test_a_report_resolved_meanwhile_is_refused(room, player, moderator, django_user_model):
     _, victim = room
     entry = reported(victim, 1, player=player)
-    moderation.do_resolve_report(moderator, entry, ChatReport.Outcome.DISMISSED, "")
+    reports.do_resolve_report(moderator, entry, outcome=Report.Outcome.DISMISSED, reason="")
     answer = logged_in(moderator).post(page_of(entry), {"outcome": "muted", "reason": "late"})
     assert answer.status_code == 409 and "resolved already" in text(answer)
     player.refresh_from_db()
@@ -343,15 +346,19 @@ def test_the_reporter_is_told_the_outcome_on_their_next_page_once(room, player, 
     entry = reported(victim, 5, message=said(game, player, "idiot", 6))
     reporter = logged_in(victim)
     assert "moderator" not in text(reporter.get("/"))
-    moderation.do_resolve_report(
-        moderator, entry, ChatReport.Outcome.MUTED, "Insults", timezone.now() + timedelta(hours=1)
+    reports.do_resolve_report(
+        moderator,
+        entry,
+        outcome=Report.Outcome.MUTED,
+        reason="Insults",
+        until=timezone.now() + timedelta(hours=1),
     )
     assert reporter.get("/", HTTP_HX_REQUEST="true").status_code == 200  # a swap keeps the news
     news = "After your report, a moderator muted troll's chat."
     assert news in text(reporter.get("/leaderboard/"))
     assert news not in text(reporter.get("/leaderboard/"))  # told once
     other = reported(victim, 1, player=player, reason="cheats")
-    moderation.do_resolve_report(moderator, other, ChatReport.Outcome.DISMISSED, "")
+    reports.do_resolve_report(moderator, other, outcome=Report.Outcome.DISMISSED, reason="")
     assert "found nothing against the rules" in text(reporter.get("/"))
     assert "moderator" not in text(logged_in(player).get("/"))  # only the reporter hears of it
 
@@ -359,7 +366,7 @@ def test_the_reporter_is_told_the_outcome_on_their_next_page_once(room, player, 
 def test_a_failing_cache_tells_nothing_and_fails_no_page(room, player, moderator, redis_down):
     _, victim = room
     entry = reported(victim, 1, player=player)
-    moderation.do_resolve_report(moderator, entry, ChatReport.Outcome.DISMISSED, "")
+    reports.do_resolve_report(moderator, entry, outcome=Report.Outcome.DISMISSED, reason="")
     assert logged_in(victim).get("/leaderboard/").status_code == 200
 
 
