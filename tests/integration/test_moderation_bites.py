@@ -45,7 +45,6 @@ from games import actions
 from games.actions import SeatSpec, TimerSpec, pauses, stakes
 from games.models import Action, ChatMessage, Game, Round, Seat
 from tests.games.webplay import fresh, member, turn_seat
-from tests.integration import test_scale_out
 from tests.integration.browsers import Page, is_board, version_of
 from tests.integration.conftest import wait_for
 from tests.integration.test_scale_out import next_action, session_for
@@ -53,10 +52,6 @@ from tests.ledger_checks import assert_ledger_ok, ledger_stays_balanced  # noqa:
 from tests.moderation.conftest import PASSWORD, staff
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
-
-# The two daphne processes and two workers of test_scale_out.py, started once for this module too.
-two_sites = test_scale_out.two_sites
-sites = test_scale_out.sites
 
 STAKE = 100
 STAKED_TIMER = 30  # seconds per action: no timeout fires while a test sets its scene
