@@ -25,6 +25,12 @@ test: $(STAMP)
 	$(PY) -m pytest --doctest-modules games/engine -q
 	$(PY) -m pytest --durations=20 $(PYTEST_ARGS)
 
+# `make test` without the engine's doctests, for a second part of the suite after a first `make test`
+# (.ci/run: the doctests run once).
+.PHONY: test-serial
+test-serial: $(STAMP)
+	$(PY) -m pytest --durations=20 $(PYTEST_ARGS)
+
 # The edit-test loop: every test but the slow, integration and browser ones, on all cores (pytest-xdist;
 # each worker has its own test database and Redis database). SQLite and an embedded Redis unless
 # DATABASE_URL/REDIS_URL say otherwise.

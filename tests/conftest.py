@@ -1,8 +1,38 @@
 from __future__ import annotations
 
+import os
+import warnings
+
 import pytest
 import redis
 from django.conf import settings
+
+
+@pytest.fixture(autouse=True)
+def database_pool_not_run_dry(request):
+    """After each test on PostgreSQL: if connections of this process's pool are still lent beyond the
+    test thread's own (a thread or an async context that never handed its connection back), the pool is
+    replaced, so the next test's threads get connections at once instead of waiting for the pool's
+    timeout; a warning names the test. (A test that ran a pool dry used to fail the tests that came
+    after it in the same process, in whatever order xdist handed them out.)"""
+    yield
+    from django.db import connections
+
+    wrapper = connections["default"]
+    pool = getattr(type(wrapper), "_connection_pools", {}).get(wrapper.alias)
+    if pool is None:
+        return
+    stats = pool.get_stats()
+    lent = stats.get("pool_size", 0) - stats.get("pool_available", 0)
+    own = 1 if wrapper.connection is not None else 0
+    if lent > own:
+        warnings.warn(
+            f"{request.node.nodeid} left {lent - own} database connection(s) lent from the pool; "
+            "the pool was replaced",
+            stacklevel=1,
+        )
+        wrapper.close()
+        wrapper.close_pool()
 
 
 @pytest.fixture
@@ -32,3 +62,12 @@ def redis_down(settings):
     presence._sync_client.cache_clear()
     yield url
     presence._sync_client.cache_clear()
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Under pytest-xdist the slow tests are handed out first, so the short ones fill in around them
+    and no worker is left finishing a long test alone at the end of the run."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable

@@ -62,18 +62,43 @@ def service_env(settings_module: str, django_db_blocker) -> dict[str, str]:
     return env
 
 
-def quiesce_games(settle: float = 0.5) -> None:
+def quiesce_games(settle: float = 0.5, quiet: float = 0.1) -> None:
     """Stop every clock and computer before a test's tables are flushed.
 
     A Celery worker still playing for a timed seat holds row locks; on PostgreSQL the flush's TRUNCATE
     then deadlocks with it. Abandoned games with no deadline give the worker, the beat sweeper and any
-    scheduled task nothing to do; `settle` lets a task already past its checks commit.
+    scheduled task nothing to do; a task already past its checks is let commit: on PostgreSQL until no
+    other session on the test database has been inside a transaction for `quiet` seconds (at most
+    `settle` seconds in all), elsewhere for `settle` seconds.
     """
     import time
+
+    from django.db import connection
 
     from games.models import Game
 
     Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.PLAYING]).update(
         status=Game.Status.ABANDONED, deadline=None
     )
-    time.sleep(settle)
+    if connection.vendor != "postgresql":
+        time.sleep(settle)
+        return
+    now = time.monotonic()
+    end, calm_since = now + settle, now
+    while (now := time.monotonic()) < end and now - calm_since < quiet:
+        if _others_in_a_transaction():
+            calm_since = now
+        time.sleep(0.02)
+
+
+def _others_in_a_transaction() -> bool:
+    """Whether another session on this database (a worker's task, a request) has a transaction open:
+    its locks are still held, and anything it writes lands after the test's end."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND xact_start IS NOT NULL"
+        )
+        return cursor.fetchone()[0] > 0

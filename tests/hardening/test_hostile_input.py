@@ -1,7 +1,9 @@
 """The standing hostile-input test: every URL of the site (all but /admin/) and every WebSocket action
 gets a corpus of bad values, from a spectator, a cookieless client, someone without a CSRF token and
 the players themselves. Never a 500 and never a dropped socket; every refusal is a 4xx that says why
-in words; and the game's record is exactly what it was.
+in words; and the game's record is exactly what it was. Two senders refused along the same path (the
+two players; on the socket, the two without a seat) share a corpus between them: each payload is sent
+once, by one of them (`share`).
 
 Nothing here lists the URLs or the actions: they come from the URLconf and from `games.commands`, so a
 new URL or action is covered the day it is added. It must pass on PostgreSQL too (NUL bytes fail only
@@ -12,7 +14,9 @@ from __future__ import annotations
 
 import json
 import re
-from itertools import product
+from collections.abc import Iterable, Iterator
+from itertools import islice, product
+from typing import TypeVar
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -56,6 +60,7 @@ RAW_BODIES = [
 # The resolver sees these before any view, whatever the method.
 BAD_IDS = ["a%00b", "%C2%B2", "a" * 10_000, "%E2%80%AE", "..%2F..", "a b"]
 
+T = TypeVar("T")
 _SENTENCE = re.compile(r"[A-Za-z’']{2,}[,:;]?( [A-Za-z’'“”\"(),:;.!?0-9-]+){2,}")  # noqa: RUF001  a sentence may use typographic quotes
 _TAG = re.compile(r"<[^>]+>")
 
@@ -216,6 +221,13 @@ def player_corpus(name: str):
             yield fields
 
 
+def share(payloads: Iterable[T], turn: int, of: int = 2) -> Iterator[T]:
+    """Every `of`-th payload from `turn` on: two senders whose refusal takes the same path (two seated
+    players: `commands.run` checks the seat, then the form refuses; two sockets with no seat: refused
+    before any field is read) send the corpus between them, every payload once."""
+    return islice(payloads, turn, None, of)
+
+
 @pytest.mark.slow  # every URL (or frame) with every hostile value: make test, not test-fast
 @pytest.mark.django_db
 def test_no_url_answers_a_500_or_changes_the_game(world):
@@ -239,14 +251,14 @@ def test_no_url_answers_a_500_or_changes_the_game(world):
             check(cookieless.get(bad_url), f"GET {bad_url[:80]}")
 
     # The players: every action with parameters its form refuses, a stale version, another's seat.
-    for user in (users["alice"], users["bob"]):
+    for turn, user in enumerate((users["alice"], users["bob"])):
         player = client_for(user)
         for route, defaults in routes:
             name = defaults.get("name")
             if name not in commands.COMMANDS:
                 continue
             url = fill(route, ids)
-            for fields in player_corpus(name):
+            for fields in share(player_corpus(name), turn):
                 response = player.post(url, fields, HTTP_HX_REQUEST="true")
                 check(response, f"{user} POST {url} {str(fields)[:80]}")
                 assert 400 <= response.status_code < 500, (user, url, fields)
@@ -346,25 +358,25 @@ async def test_no_frame_drops_the_socket_or_changes_the_game(world):
         await drain(ws, who)
     before = await sync_to_async(Snapshot.of)(room)
 
-    for who in ("eve", "cookieless"):
+    for turn, who in enumerate(("eve", "cookieless")):
         ws = sockets[who]
         for frame in raw_frames():
             await ws.send_to(text_data=frame)
             await drain(ws, f"{who} sent {frame[:60]!r}")
         await ws.send_to(bytes_data=b"\x00\xff" * 100)
         await drain(ws, f"{who} sent bytes")
-        for name, value in product(commands.COMMANDS, JSON_VALUES + VALUES):
+        for name, value in share(product(commands.COMMANDS, JSON_VALUES + VALUES), turn):
             frame = json.dumps({"action": name, **dict.fromkeys(FIELDS, value)})
             await ws.send_to(text_data=frame)
             await drain(ws, f"{who} sent {name}={value!r:.40}")
         await still_alive(ws, who)
-    for who in ("alice", "bob"):
+    for turn, who in enumerate(("alice", "bob")):
         ws = sockets[who]
         for frame in raw_frames():
             await ws.send_to(text_data=frame)
             await drain(ws, f"{who} sent {frame[:60]!r}")
         for name in commands.COMMANDS:
-            for fields in player_corpus(name):
+            for fields in share(player_corpus(name), turn):
                 await ws.send_to(text_data=json.dumps({"action": name, **fields}))
                 await drain(ws, f"{who} sent {name} {str(fields)[:60]}")
         await still_alive(ws, who)

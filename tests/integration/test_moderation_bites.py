@@ -47,7 +47,6 @@ from games.models import Action, ChatMessage, Game, Round, Seat
 from games.staking.quick import quick_match
 from games.staking.rooms import create_staked_room, join_staked_room
 from tests.games.webplay import fresh, member, turn_seat
-from tests.integration import test_scale_out
 from tests.integration.browsers import Page, is_board, version_of
 from tests.integration.conftest import wait_for
 from tests.integration.test_scale_out import next_action, session_for
@@ -55,10 +54,6 @@ from tests.ledger_checks import assert_ledger_ok, ledger_stays_balanced  # noqa:
 from tests.moderation.conftest import PASSWORD, staff
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
-
-# The two daphne processes and two workers of test_scale_out.py, started once for this module too.
-two_sites = test_scale_out.two_sites
-sites = test_scale_out.sites
 
 STAKE = 100
 STAKED_TIMER = 30  # seconds per action: no timeout fires while a test sets its scene

@@ -7,22 +7,17 @@ beat sweeper) gets there, a chat line said on one process is read on the other, 
 out once even when both players end it at the same moment from different processes.
 
 The processes run tests/integration/settings.py on the test database (PostgreSQL in CI); they start once
-for this module. The package's own worker is stopped meanwhile (the next test that needs it starts it
-again), so the two workers here are the only ones; the package's beat is the one beat.
+for this module and test_moderation_bites.py (`two_sites` in conftest.py), whose tests run last in the
+package. The package's own worker is stopped meanwhile, so the two workers here are the only ones; the
+package's beat is the one beat.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 from channels.db import database_sync_to_async as in_db
-from channels.layers import channel_layers
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 
@@ -30,96 +25,13 @@ from games import actions, actors, engine
 from games.actions import SeatSpec, TimerSpec
 from games.models import Action, ChatMessage, Game, Seat
 from games.staking.rooms import create_staked_room, join_staked_room
-from tests.games.webplay import SEED, fresh, member, turn_seat
+from tests.games.webplay import fresh, member, turn_seat
 from tests.integration.browsers import Page, is_board, message_line, version_of
-from tests.integration.conftest import AWAY_DELAY, GRACE, Service, wait_for
-from tests.stack import BIN, quiesce_games, service_env
+from tests.integration.conftest import wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 TIMER = 3  # seconds per action (a test-only choice)
-
-
-@dataclass
-class TwoSites:
-    ports: tuple[int, int]
-    daphnes: list[Service]
-    workers: list[Service]
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _listening(service: Service, port: int, timeout: float = 30.0) -> None:
-    import socket
-
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if service.proc.poll() is not None:
-            raise RuntimeError(f"{service.name} exited:\n{service.text()[-3000:]}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"{service.name} did not listen on {port}:\n{service.text()[-3000:]}")
-
-
-@pytest.fixture(scope="module")
-def two_sites(celery_stack, django_db_blocker) -> Iterator[TwoSites]:
-    env = service_env("tests.integration.settings", django_db_blocker)
-    celery_stack.worker.stop()  # only this module's two workers take tasks meanwhile
-    ports = (_free_port(), _free_port())
-    daphnes = [
-        Service(f"scale-daphne-{n}",
-                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "ludopat.asgi:application"],
-                env)
-        for n, port in enumerate(ports)
-    ]  # fmt: skip
-    workers = [
-        Service(f"scale-worker-{n}",
-                [str(BIN / "celery"), "-A", "ludopat", "worker", "--loglevel", "INFO",
-                 "--concurrency", "1", "--without-gossip", "--without-mingle",
-                 "--without-heartbeat", "-n", f"scale{n}@%h"],
-                env)
-        for n in range(2)
-    ]  # fmt: skip
-    started = [*daphnes, *workers]
-    try:
-        for service in started:
-            service.start()
-        for service, port in zip(daphnes, ports, strict=True):
-            _listening(service, port)
-        for worker in workers:
-            worker.wait_for_log("ready.")
-        yield TwoSites(ports, daphnes, workers)
-    finally:
-        for service in started:  # all at once: each may take a few seconds to wind down
-            if service.proc is not None and service.proc.poll() is None:
-                os.killpg(service.proc.pid, signal.SIGTERM)
-        for service in started:
-            service.stop()  # waits, and kills what is still running after 10 s
-
-
-@pytest.fixture
-def sites(two_sites, transactional_db, settings) -> Iterator[TwoSites]:
-    """The two sites for one test; this process's settings match theirs (whoever acts sets the next
-    deadline), and every game is stopped before the tables are flushed."""
-    settings.LUDOPAT_TEST_SEEDS = True
-    settings.LUDOPAT_FIXED_SERVER_SEED = SEED
-    settings.LUDOPAT_BOT_DELAY = 0.05
-    settings.LUDOPAT_DISCONNECT_GRACE = GRACE
-    settings.LUDOPAT_AWAY_DELAY = AWAY_DELAY
-    channel_layers.backends.clear()  # a layer made in another test's event loop can't be reused
-    for service in [*two_sites.daphnes, *two_sites.workers]:
-        assert service.proc.poll() is None, f"{service.name} died:\n{service.text()[-3000:]}"
-    yield two_sites
-    quiesce_games()
 
 
 def session_for(user) -> str:

@@ -29,7 +29,12 @@ from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
 from .races import interleave, nothing, one_move_from_the_end, postgres_only
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, postgres_only]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.races,
+    postgres_only,
+]
 
 
 @pytest.fixture(autouse=True)
