@@ -32,7 +32,7 @@ from accounts.moderation import mute_notice_for
 from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
 from . import actions, actors, broadcast, caches, engine, presence
-from .actions import chat, pauses, stakes
+from .actions import chat, pauses, setup, stakes
 from .actors import Actor
 from .board_view import board_context
 from .broadcast import fragment_tag
@@ -304,6 +304,7 @@ def live_context(
                             "options_json": json.dumps(opts),
                             "movable": bool(opts),
                             "where": _where(progress),
+                            "goes": _goes(opts),
                             "choose": len(opts) > 1,
                             "question": _question(opts),
                         }
@@ -363,6 +364,8 @@ def live_context(
         "handover": handover,
         "log": [(seq, kind, shown(text, names)) for seq, kind, text in history.log],
         "message": shown(game.message, names),
+        # The room's first message speaks to its host: a guest's page says what they wait for instead.
+        "host_message": game.status == Game.Status.OPEN and game.message == setup.INVITE_HINT,
         "host_seats": host_seats,
         "open_seats": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
         "votes": game.new_round_votes or [],
@@ -496,6 +499,24 @@ def _where(progress: int) -> str:
     return f"{progress} steps out"
 
 
+def _goes(options: list[dict]) -> str:
+    """Where a token's moves take it, for its button's name: "to 9 steps out", "home"."""
+    places = []
+    for o in options:
+        to = o["to"]
+        if to >= engine.HOME:
+            place = "home"
+        elif to > engine.LAST_TRACK:
+            place = f"into the home column, {engine.HOME - to} from home"
+        elif to == 0:
+            place = "out to the start square"
+        else:
+            place = f"to {to} steps out"
+        if place not in places:
+            places.append(place)
+    return " or ".join(places)
+
+
 # --- chat ----------------------------------------------------------------------------------------------
 
 
@@ -510,6 +531,8 @@ def chat_context(game: Game, seats: list[Seat], actor: Actor) -> dict:
         "game": game,
         "chat_enabled": enabled,
         "chat_open": chat.chat_open(game),
+        "chat_mode": chat.chat_mode(game),
+        "quick_phrases": chat.QUICK_PHRASES,
         "chat_player": bool(actors.seats_of(game, seats, actor)),
         "chat_messages": chat.messages(game) if enabled else [],
         "viewer_id": actor.user_id,
