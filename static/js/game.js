@@ -137,7 +137,7 @@
     sending = true;
     clearTimeout(autoTimer);
     htmx
-      .ajax("POST", url, { source: root, target: "#game-live", swap: "outerHTML", values })
+      .ajax("POST", url, { source: root, target: "#game-live", swap: "morph", values })
       .finally(() => (sending = false));
   }
 

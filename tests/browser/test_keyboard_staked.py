@@ -1,0 +1,132 @@
+"""Keyboard only, at desktop size: bob joins alice's staked room from the lobby while its list polls
+every 3 s, then plays his turn with the R and number keys while alice's moves arrive over the
+WebSocket. His focus is never thrown to <body>: the poll leaves the focused Join button alone, and each
+live board is morphed into the one shown, so Roll (which stays put, disabled while he can't roll) keeps
+the focus through every update; a token button that goes away with its move hands it back to Roll."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.play import NO_AUTOMOVE, act, live, log_in, make_user, state, version, wait_past
+from tests.ledger_checks import assert_ledger_ok
+
+pytestmark = pytest.mark.browser
+
+# The focused element carries a mark that only the same element (not a re-rendered copy) keeps.
+MARK_FOCUS = (
+    "() => { document.activeElement.__kept = true; return document.activeElement.dataset.testid; }"
+)
+FOCUS_KEPT = "() => document.activeElement?.__kept === true"
+FOCUSED = "() => document.activeElement?.dataset?.testid || document.activeElement?.tagName"
+
+
+def open_room(username: str) -> str:
+    from django.contrib.auth import get_user_model
+
+    from games.actions import stakes
+    from tests.games.webplay import member
+
+    host = member(get_user_model().objects.get(username=username))
+    return stakes.create_staked_room(host, "twodice", 100).pk
+
+
+def tab_to(page: Page, testid: str, limit: int = 80) -> None:
+    for _ in range(limit):
+        if page.evaluate(FOCUSED) == testid:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {testid}; focus is on {page.evaluate(FOCUSED)}")
+
+
+def polls_seen(page: Page) -> int:
+    return page.evaluate("window.__polls || 0")
+
+
+def play_by_mouse_until_not_my_turn(page: Page) -> None:
+    for _ in range(12):
+        if state(page).get("myTurn") != "1" or state(page).get("status") != "playing":
+            return
+        if state(page)["canRoll"] == "1":
+            act(page, page.get_by_test_id("roll"))
+        else:
+            act(page, page.locator(".token-button.movable").first)
+    raise AssertionError("alice's turn never ended")
+
+
+def test_keyboard_only_join_from_the_lobby_and_a_turn_with_focus_kept(new_page, server, shoot):
+    server(make_user, "alice")
+    server(make_user, "bob")
+    alice, bob = new_page(), new_page()
+    for page in (alice, bob):
+        page.context.add_init_script(NO_AUTOMOVE)
+    log_in(alice, "alice")
+    log_in(bob, "bob")
+    gid = server(open_room, "alice")
+    alice.goto(f"/games/{gid}/")  # the host waits on the room's page
+    expect(alice.get_by_test_id("staked-waiting")).to_be_visible()
+
+    # The lobby: Tab to Join and stay there while the rooms list polls twice.
+    bob.goto("/staked/")
+    bob.evaluate(
+        """() => document.body.addEventListener('htmx:afterRequest', (e) => {
+               if (e.detail.elt?.dataset?.testid === 'staked-rooms-live') window.__polls = (window.__polls || 0) + 1;
+           })"""
+    )
+    tab_to(bob, "join-staked")
+    bob.evaluate(MARK_FOCUS)
+    bob.wait_for_function("() => (window.__polls || 0) >= 2", timeout=12_000)
+    assert bob.evaluate(FOCUS_KEPT), f"the poll moved the focus to {bob.evaluate(FOCUSED)}"
+    expect(bob.get_by_test_id("join-staked")).to_be_focused()
+    bob.keyboard.press("Enter")
+    expect(live(bob)).to_have_attribute("data-status", "playing")
+    expect(live(alice)).to_have_attribute("data-status", "playing")
+    expect(bob.get_by_test_id("key-hints")).to_contain_text("R roll")
+
+    # Bob's focus waits on Roll (disabled: alice plays first) while alice's moves arrive live.
+    assert state(bob)["myTurn"] == "0"
+    roll = bob.get_by_test_id("roll")
+    expect(roll).to_have_attribute("aria-disabled", "true")
+    tab_to(bob, "roll")
+    bob.evaluate(MARK_FOCUS)
+    before = version(bob)
+    play_by_mouse_until_not_my_turn(alice)
+    wait_past(bob, before)
+    expect(live(bob)).to_have_attribute("data-my-turn", "1")
+    assert bob.evaluate(FOCUS_KEPT), f"a live update moved the focus to {bob.evaluate(FOCUSED)}"
+    expect(roll).not_to_have_attribute("aria-disabled", "true")
+    shoot(bob, "keyboard-staked-my-turn")
+
+    # His turn, by keys: Enter on the focused Roll, then the number of a movable token (and Enter on
+    # the first answer when it asks which die), until the turn passes to alice.
+    for _ in range(12):
+        if state(bob).get("myTurn") != "1":
+            break
+        before = version(bob)
+        if state(bob)["canRoll"] == "1":
+            expect(roll).to_be_focused()
+            bob.keyboard.press("Enter")
+        else:
+            token = bob.locator(".token-button.movable").first
+            name = token.get_attribute("aria-label")
+            assert re.search(r"^(Red|Blue|Green|Yellow) \d, .+: move (to|out|into|home)", name), (
+                name
+            )
+            bob.keyboard.press(token.get_attribute("data-key"))
+            if bob.locator(".chooser:not([hidden]) .choice:not([hidden])").count():
+                bob.keyboard.press("Enter")
+        wait_past(bob, before)
+    else:
+        raise AssertionError("bob's turn never ended")
+    # The turn is over: focus came back to Roll (disabled again), not to <body>.
+    expect(roll).to_be_focused()
+    expect(roll).to_have_attribute("aria-disabled", "true")
+    shoot(bob, "keyboard-staked-after-turn")
+
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.get_by_test_id("resign").click()
+    expect(live(alice)).to_have_attribute("data-status", "finished")
+    server(assert_ledger_ok)
