@@ -19,7 +19,9 @@
 
   // --- morphing the live board -------------------------------------------------------------------------
   // The server sends a pushed board with hx-swap-oob="true" (an outerHTML swap); this extension, named in
-  // the socket's hx-ext, turns that into idiomorph's "morph" before htmx swaps it.
+  // the socket's hx-ext, turns that into idiomorph's "morph" before htmx swaps it. The morph extension
+  // itself is named on #game-live alone: where it applies it takes every out-of-band swap for an inline
+  // one, which would nest the chat's appended messages (beforeend:#chat-log) in a second list.
   htmx.defineExtension("live-morph", {
     transformResponse: (text) => text.replace('id="game-live" hx-swap-oob="true"', 'id="game-live" hx-swap-oob="morph"'),
   });

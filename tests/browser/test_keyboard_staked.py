@@ -11,7 +11,19 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.play import NO_AUTOMOVE, act, live, log_in, make_user, state, version, wait_past
+from tests.browser.play import (
+    NO_AUTOMOVE,
+    act,
+    client_seed_giving,
+    live,
+    log_in,
+    make_user,
+    seeds_for,
+    set_client_seed,
+    state,
+    version,
+    wait_past,
+)
 from tests.ledger_checks import assert_ledger_ok
 
 pytestmark = pytest.mark.browser
@@ -32,6 +44,12 @@ def open_room(username: str) -> str:
 
     host = member(get_user_model().objects.get(username=username))
     return stakes.create_staked_room(host, "twodice", 100).pk
+
+
+def seeds(gid: str):
+    from games.models import Game
+
+    return seeds_for(Game.objects.get(pk=gid))
 
 
 def tab_to(page: Page, testid: str, limit: int = 80) -> None:
@@ -85,6 +103,10 @@ def test_keyboard_only_join_from_the_lobby_and_a_turn_with_focus_kept(new_page, 
     expect(live(bob)).to_have_attribute("data-status", "playing")
     expect(live(alice)).to_have_attribute("data-status", "playing")
     expect(bob.get_by_test_id("key-hints")).to_contain_text("R roll")
+    # The first dice, chosen through alice's client seed: alice 6 and 4, then bob 6 and 3, so bob has
+    # tokens to move by key.
+    server_seed, client_seeds = server(seeds, gid)
+    set_client_seed(alice, 0, client_seed_giving(server_seed, client_seeds, 0, [6, 4, 6, 3]))
 
     # Bob's focus waits on Roll (disabled: alice plays first) while alice's moves arrive live.
     assert state(bob)["myTurn"] == "0"
@@ -100,6 +122,7 @@ def test_keyboard_only_join_from_the_lobby_and_a_turn_with_focus_kept(new_page, 
     expect(roll).not_to_have_attribute("aria-disabled", "true")
     shoot(bob, "keyboard-staked-my-turn")
 
+    moved_by_key = False
     # His turn, by keys: Enter on the focused Roll, then the number of a movable token (and Enter on
     # the first answer when it asks which die), until the turn passes to alice.
     for _ in range(12):
@@ -110,17 +133,25 @@ def test_keyboard_only_join_from_the_lobby_and_a_turn_with_focus_kept(new_page, 
             expect(roll).to_be_focused()
             bob.keyboard.press("Enter")
         else:
+            moved_by_key = True
             token = bob.locator(".token-button.movable").first
             name = token.get_attribute("aria-label")
-            assert re.search(r"^(Red|Blue|Green|Yellow) \d, .+: move (to|out|into|home)", name), (
-                name
-            )
-            bob.keyboard.press(token.get_attribute("data-key"))
+            assert re.search(r"^(Yellow|Blue) \d, .+: move (to|out|into|home)", name), name
+            # Its number picks it when it is the only movable token of that number, else focuses the
+            # first of them and Enter picks it; a token that can move more than one way asks which,
+            # its first answer focused.
+            key = token.get_attribute("data-key")
+            same_number = bob.locator(f'.token-button.movable[data-key="{key}"]').count()
+            bob.keyboard.press(key)
+            if same_number > 1:
+                expect(token).to_be_focused()
+                bob.keyboard.press("Enter")
             if bob.locator(".chooser:not([hidden]) .choice:not([hidden])").count():
                 bob.keyboard.press("Enter")
         wait_past(bob, before)
     else:
         raise AssertionError("bob's turn never ended")
+    assert moved_by_key
     # The turn is over: focus came back to Roll (disabled again), not to <body>.
     expect(roll).to_be_focused()
     expect(roll).to_have_attribute("aria-disabled", "true")
