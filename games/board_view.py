@@ -195,3 +195,21 @@ def _where(progress: int) -> str:
     if progress > engine.LAST_TRACK:
         return f"in the home column, {engine.HOME - progress} from home"
     return f"{progress} steps out"
+
+
+def where_to(options: Iterable[dict]) -> str:
+    """Where a token's moves take it, for a token button's name: "to 9 steps out", "home"."""
+    places = []
+    for o in options:
+        to = o["to"]
+        if to >= engine.HOME:
+            place = "home"
+        elif to > engine.LAST_TRACK:
+            place = f"into the home column, {engine.HOME - to} from home"
+        elif to == 0:
+            place = "out to the start square"
+        else:
+            place = f"to {to} steps out"
+        if place not in places:
+            places.append(place)
+    return " or ".join(places)

@@ -34,7 +34,7 @@ from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 from . import actions, actors, broadcast, caches, engine, presence
 from .actions import chat, pauses, setup, stakes
 from .actors import Actor
-from .board_view import board_context
+from .board_view import board_context, where_to
 from .broadcast import fragment_tag
 from .engine.state import State
 from .models import Action, ChatMessage, Game, Round, Seat
@@ -304,7 +304,7 @@ def live_context(
                             "options_json": json.dumps(opts),
                             "movable": bool(opts),
                             "where": _where(progress),
-                            "goes": _goes(opts),
+                            "goes": where_to(opts),
                             "choose": len(opts) > 1,
                             "question": _question(opts),
                         }
@@ -497,24 +497,6 @@ def _where(progress: int) -> str:
     if progress > engine.LAST_TRACK:
         return "in the home column"
     return f"{progress} steps out"
-
-
-def _goes(options: list[dict]) -> str:
-    """Where a token's moves take it, for its button's name: "to 9 steps out", "home"."""
-    places = []
-    for o in options:
-        to = o["to"]
-        if to >= engine.HOME:
-            place = "home"
-        elif to > engine.LAST_TRACK:
-            place = f"into the home column, {engine.HOME - to} from home"
-        elif to == 0:
-            place = "out to the start square"
-        else:
-            place = f"to {to} steps out"
-        if place not in places:
-            places.append(place)
-    return " or ".join(places)
 
 
 # --- chat ----------------------------------------------------------------------------------------------
