@@ -26,7 +26,6 @@
     transformResponse: (text) => text.replace('id="game-live" hx-swap-oob="true"', 'id="game-live" hx-swap-oob="morph"'),
   });
   if (window.Idiomorph) {
-    Idiomorph.defaults.ignoreActiveValue = true; // what the player is typing stays
     // <details> panels (moves, fair dice) stay as the player opened or closed them.
     Idiomorph.defaults.callbacks.beforeAttributeUpdated = (name, element) =>
       !(name === "open" && element.tagName === "DETAILS");
@@ -36,6 +35,9 @@
   let focusBefore = null;
   const noteFocus = () => {
     const el = document.activeElement;
+    // What the player is typing stays. Only for a field: idiomorph then leaves the focused element's
+    // contents alone too, and a focused button's label must follow the board ("Waiting for the others").
+    if (window.Idiomorph) Idiomorph.defaults.ignoreActiveValue = Boolean(el?.matches?.("input, textarea, select"));
     focusBefore = el && el !== document.body && live()?.contains(el) ? { id: el.id, testid: el.dataset?.testid } : null;
   };
   const restoreFocus = () => {

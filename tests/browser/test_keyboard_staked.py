@@ -120,6 +120,9 @@ def test_keyboard_only_join_from_the_lobby_and_a_turn_with_focus_kept(new_page, 
     expect(live(bob)).to_have_attribute("data-my-turn", "1")
     assert bob.evaluate(FOCUS_KEPT), f"a live update moved the focus to {bob.evaluate(FOCUSED)}"
     expect(roll).not_to_have_attribute("aria-disabled", "true")
+    # Another tab would show it: the title and the icon say it's his turn.
+    expect(bob).to_have_title(re.compile(r"^● Your turn · "))
+    assert "favicon-turn" in bob.locator('link[rel="icon"]').get_attribute("href")
     shoot(bob, "keyboard-staked-my-turn")
 
     moved_by_key = False
@@ -155,9 +158,20 @@ def test_keyboard_only_join_from_the_lobby_and_a_turn_with_focus_kept(new_page, 
     # The turn is over: focus came back to Roll (disabled again), not to <body>.
     expect(roll).to_be_focused()
     expect(roll).to_have_attribute("aria-disabled", "true")
+    expect(bob).not_to_have_title(re.compile("Your turn"))
     shoot(bob, "keyboard-staked-after-turn")
+
+    # During play the chat offers the quick phrases (no free text); one reaches alice live.
+    expect(bob.get_by_test_id("chat-form")).to_be_hidden()
+    tab_to(bob, "quick-phrase-1")
+    bob.keyboard.press("Enter")
+    expect(alice.get_by_test_id("chat-text").last).to_have_text("Good luck!")
 
     bob.once("dialog", lambda dialog: dialog.accept())
     bob.get_by_test_id("resign").click()
     expect(live(alice)).to_have_attribute("data-status", "finished")
+    # After the game: free text again, "gg" both ways.
+    alice.get_by_test_id("chat-input").fill("gg")
+    alice.get_by_test_id("chat-send").click()
+    expect(bob.get_by_test_id("chat-text").last).to_have_text("gg")
     server(assert_ledger_ok)
