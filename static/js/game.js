@@ -544,15 +544,26 @@
       if (!on) banner.textContent = text;
     }
   };
+  let socketOpen = false;
+  let liveSocket = null;
   document.body.addEventListener("htmx:wsOpen", (event) => {
     closedForGood = false;
+    socketOpen = true;
+    liveSocket = event.detail.socketWrapper;
     showConnection("Live", true);
     event.detail.socketWrapper?.send(JSON.stringify({ resync: version() }));
   });
   // The browser knows first when the network went: say so before the socket times out.
   window.addEventListener("offline", () => { if (!closedForGood) showConnection("Reconnecting…", false); });
+  // Back online with the socket still open (a short drop): it is live again, and asks what it missed.
+  window.addEventListener("online", () => {
+    if (!socketOpen || closedForGood) return;
+    showConnection("Live", true);
+    liveSocket?.send(JSON.stringify({ resync: version() }));
+  });
   document.body.addEventListener("htmx:wsClose", (event) => {
     const code = event.detail.event?.code;
+    socketOpen = false;
     // 4503: the server can't reach Redis now (games/consumers.py): try again later, as the ws extension
     // does by itself after network-type closes, with a growing, jittered delay.
     const socket = event.detail.socketWrapper;

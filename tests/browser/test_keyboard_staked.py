@@ -2,7 +2,9 @@
 every 3 s, then plays his turn with the R and number keys while alice's moves arrive over the
 WebSocket. His focus is never thrown to <body>: the poll leaves the focused Join button alone, and each
 live board is morphed into the one shown, so Roll (which stays put, disabled while he can't roll) keeps
-the focus through every update; a token button that goes away with its move hands it back to Roll."""
+the focus through every update; a token button that goes away with its move hands it back to Roll.
+On the way: the tab's title says whose turn it is, the chat offers quick phrases during play and free
+text after it, and a lost connection shows "Reconnecting…" until it is back."""
 
 from __future__ import annotations
 
@@ -174,4 +176,11 @@ def test_keyboard_only_join_from_the_lobby_and_a_turn_with_focus_kept(new_page, 
     alice.get_by_test_id("chat-input").fill("gg")
     alice.get_by_test_id("chat-send").click()
     expect(bob.get_by_test_id("chat-text").last).to_have_text("gg")
+    # A lost connection says so until it is back.
+    alice.context.set_offline(True)
+    expect(alice.get_by_test_id("connection-banner")).to_have_text("Reconnecting…")
+    expect(alice.get_by_test_id("connection")).to_have_text("Reconnecting…")
+    alice.context.set_offline(False)
+    expect(alice.get_by_test_id("connection")).to_have_text("Live", timeout=20_000)
+    expect(alice.get_by_test_id("connection-banner")).to_be_hidden()
     server(assert_ledger_ok)
