@@ -45,6 +45,20 @@ def _spread(n: int) -> list[tuple[float, float, float]]:
     return out
 
 
+def _home_spread(n: int, cx: float, cy: float) -> list[tuple[float, float, float]]:
+    """Offsets and radius for n finished tokens on their colour's triangle of the centre: in a row
+    along the triangle's base, so none covers another (a grid in the triangle's middle overlapped)."""
+    vx, vy = cx - 300, cy - 300  # from the board's centre to the triangle's middle
+    length = math.hypot(vx, vy) or 1.0
+    out_x, out_y = vx / length * 12, vy / length * 12  # nearer the base, where the triangle is wide
+    tx, ty = -vy / length, vx / length  # along the base
+    step = 20 if n > 2 else 22
+    return [
+        (out_x + tx * (i - (n - 1) / 2) * step, out_y + ty * (i - (n - 1) / 2) * step, 8.5)
+        for i in range(n)
+    ]
+
+
 def cell_for(corner: int, index: int, progress: int) -> tuple[float, float]:
     return token_cell(corner, index, progress)
 
@@ -86,7 +100,9 @@ def board_context(
     drawn = []
     for cell, group in placed.items():
         cx, cy = _centre(cell)
-        for (colour, index, progress), (dx, dy, r) in zip(group, _spread(len(group)), strict=True):
+        finished = group[0][2] >= engine.HOME  # a home cell holds only its colour's finished tokens
+        spread = _home_spread(len(group), cx, cy) if finished else _spread(len(group))
+        for (colour, index, progress), (dx, dy, r) in zip(group, spread, strict=True):
             drawn.append(
                 {
                     "colour": colour,
@@ -179,3 +195,21 @@ def _where(progress: int) -> str:
     if progress > engine.LAST_TRACK:
         return f"in the home column, {engine.HOME - progress} from home"
     return f"{progress} steps out"
+
+
+def where_to(options: Iterable[dict]) -> str:
+    """Where a token's moves take it, for a token button's name: "to 9 steps out", "home"."""
+    places = []
+    for o in options:
+        to = o["to"]
+        if to >= engine.HOME:
+            place = "home"
+        elif to > engine.LAST_TRACK:
+            place = f"into the home column, {engine.HOME - to} from home"
+        elif to == 0:
+            place = "out to the start square"
+        else:
+            place = f"to {to} steps out"
+        if place not in places:
+            places.append(place)
+    return " or ".join(places)

@@ -32,9 +32,9 @@ from accounts.sanctions import mute_notice_for
 from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
 from . import actions, actors, broadcast, caches, engine, presence
-from .actions import chat, pauses
+from .actions import chat, pauses, setup
 from .actors import Actor
-from .board_view import board_context
+from .board_view import board_context, where_to
 from .broadcast import fragment_tag
 from .engine.state import State
 from .models import Action, ChatMessage, Game, Round, Seat
@@ -305,6 +305,7 @@ def live_context(
                             "options_json": json.dumps(opts),
                             "movable": bool(opts),
                             "where": _where(progress),
+                            "goes": where_to(opts),
                             "choose": len(opts) > 1,
                             "question": _question(opts),
                         }
@@ -364,6 +365,8 @@ def live_context(
         "handover": handover,
         "log": [(seq, kind, shown(text, names)) for seq, kind, text in history.log],
         "message": shown(game.message, names),
+        # The room's first message speaks to its host: a guest's page says what they wait for instead.
+        "host_message": game.status == Game.Status.OPEN and game.message == setup.INVITE_HINT,
         "host_seats": host_seats,
         "open_seats": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
         "votes": game.new_round_votes or [],
@@ -511,6 +514,8 @@ def chat_context(game: Game, seats: list[Seat], actor: Actor) -> dict:
         "game": game,
         "chat_enabled": enabled,
         "chat_open": chat.chat_open(game),
+        "chat_mode": chat.chat_mode(game),
+        "quick_phrases": chat.QUICK_PHRASES,
         "chat_player": bool(actors.seats_of(game, seats, actor)),
         "chat_messages": chat.messages(game) if enabled else [],
         "viewer_id": actor.user_id,

@@ -1,4 +1,7 @@
-"""The chat of games between people: open during pauses, readable afterwards.
+"""The chat of games between people: free text in the waiting room, during pauses and after the game (a
+hello, a "gg"); during play only a fixed list of quick phrases, as Ludo King has, so the table can
+cheer without typing while the clock runs (and without a side channel for coaching). Spectators never
+write.
 
 Messages are cleaned (control and invisible formatting characters removed, runs of whitespace made one
 space), at most 200 characters, rate-limited per player, refused for muted accounts (who are told until
@@ -51,8 +54,38 @@ def can_chat(game: Game, seats: list[Seat]) -> bool:
     return people_game(game, seats)
 
 
+# What a player can send with one tap during play; the page shows them as buttons.
+QUICK_PHRASES = (
+    "Hello!",
+    "Good luck!",
+    "Nice move!",
+    "Oops!",
+    "Hurry up, please!",
+    "Thanks!",
+    "Well played!",
+    "Good game!",
+)
+
+
+class ChatMode:
+    FREE = "free"  # anything (cleaned, at most MAX_LENGTH)
+    QUICK = "quick"  # one of QUICK_PHRASES
+    CLOSED = "closed"
+
+
+def chat_mode(game: Game) -> str:
+    """What the players may say now: free text before the start, during a pause and after the end;
+    the quick phrases during play; nothing in a closed room."""
+    if game.status == Game.Status.PLAYING:
+        return ChatMode.FREE if game.is_paused else ChatMode.QUICK
+    if game.status in (Game.Status.OPEN, Game.Status.FINISHED):
+        return ChatMode.FREE
+    return ChatMode.CLOSED
+
+
 def chat_open(game: Game) -> bool:
-    return game.is_paused and game.status == Game.Status.PLAYING
+    """Free text can be written now."""
+    return chat_mode(game) == ChatMode.FREE
 
 
 def _allow(game_id: str, user_id: int) -> bool:
@@ -60,7 +93,7 @@ def _allow(game_id: str, user_id: int) -> bool:
 
 
 def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
-    """A player at the table says something during a pause."""
+    """A player at the table says something (see chat_mode for what, when)."""
     cleaned = clean_text(text)
     if not cleaned:
         raise GameError("Write a message first.")
@@ -71,10 +104,15 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
         seats = core.seats_in(game)
         refuse_banned(game, seats, actor)
         mine = seats_of(game, seats, actor)
-        if not mine or not can_chat(game, seats):
+        if not mine:
             raise NotAllowed("Only the players of this game can chat.")
-        if not chat_open(game):
-            raise Conflict("The chat opens during pauses.")
+        if not can_chat(game, seats):
+            raise Conflict("The chat opens when another player takes a seat.")
+        mode = chat_mode(game)
+        if mode == ChatMode.CLOSED:
+            raise Conflict("This room is closed: its chat can be read, not written.")
+        if mode == ChatMode.QUICK and cleaned not in QUICK_PHRASES:
+            raise Conflict("During play, pick one of the quick phrases; free text opens in pauses.")
         user = get_user_model().objects.filter(pk=actor.user_id).first()  # type: ignore[misc]  # None: nobody
         if user is None:
             raise NotAllowed("Log in to chat.")

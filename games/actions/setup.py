@@ -37,6 +37,10 @@ def seat_colours(ruleset: str, count: int) -> list[list[str]]:
     return [list(colours) for colours in engine.seat_colours(ruleset, count)]
 
 
+# The new room's message line: words for its host (the page tells a guest what they wait for instead).
+INVITE_HINT = "Share the invitation link, then start when everyone is seated."
+
+
 @dataclass
 class SeatSpec:
     kind: str  # human / local / computer / open
@@ -115,7 +119,7 @@ def create_game(
         record_action(game, Action.Kind.CREATE, data={"mode": mode}, text="Game created.")
         if mode == Game.Mode.FRIENDS:
             game.status = Game.Status.OPEN
-            game.message = "Share the invitation link, then start when everyone is seated."
+            game.message = INVITE_HINT
             save_game(game)
         else:
             start_round(game, seats_in(game))

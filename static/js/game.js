@@ -1,5 +1,7 @@
 // The game page: picks and sends moves (click, drag, keys, token buttons), keeps the board on the newest
 // version (WebSocket pushes and POST answers may cross), animates tokens and dice, and announces turns.
+// Every new board is morphed into the one shown (idiomorph), never swapped whole: the focused control,
+// a half-typed field, an open panel and the scroll positions stay where the player left them.
 (() => {
   "use strict";
   const page = document.querySelector(".game-page");
@@ -13,6 +15,57 @@
   let lastMyTurn = false;
   let autoTimer = null;
   let sending = false;
+  let noticed = -1;
+
+  // --- morphing the live board -------------------------------------------------------------------------
+  // The server sends a pushed board with hx-swap-oob="true" (an outerHTML swap); this extension, named in
+  // the socket's hx-ext, turns that into idiomorph's "morph" before htmx swaps it. The morph extension
+  // itself is named on #game-live alone: where it applies it takes every out-of-band swap for an inline
+  // one, which would nest the chat's appended messages (beforeend:#chat-log) in a second list.
+  htmx.defineExtension("live-morph", {
+    transformResponse: (text) => text.replace('id="game-live" hx-swap-oob="true"', 'id="game-live" hx-swap-oob="morph"'),
+  });
+  if (window.Idiomorph) {
+    // <details> panels (moves, fair dice) stay as the player opened or closed them.
+    Idiomorph.defaults.callbacks.beforeAttributeUpdated = (name, element) =>
+      !(name === "open" && element.tagName === "DETAILS");
+  }
+  // The control focused before a board update, by id or test id: if the update took it away (a token
+  // button after its move), focus goes to the same control if it came back, else to Roll, never <body>.
+  let focusBefore = null;
+  const noteFocus = () => {
+    const el = document.activeElement;
+    // What the player is typing stays. Only for a field: idiomorph then leaves the focused element's
+    // contents alone too, and a focused button's label must follow the board ("Waiting for the others").
+    if (window.Idiomorph) Idiomorph.defaults.ignoreActiveValue = Boolean(el?.matches?.("input, textarea, select"));
+    focusBefore = el && el !== document.body && live()?.contains(el) ? { id: el.id, testid: el.dataset?.testid } : null;
+  };
+  const restoreFocus = () => {
+    const before = focusBefore;
+    focusBefore = null;
+    const root = live();
+    if (!before || !root) return;
+    const now = document.activeElement;
+    if (now && now !== document.body && now.isConnected) return; // kept (the morph keeps it)
+    const again =
+      (before.id && document.getElementById(before.id)) ||
+      (before.testid && root.querySelector(`[data-testid="${before.testid}"]`)) ||
+      root.querySelector(".token-button.movable") ||
+      document.getElementById("roll-button");
+    again?.focus({ preventScroll: true });
+  };
+
+  // A control marked aria-disabled (Roll when it can't act) keeps its focus but does nothing.
+  document.addEventListener(
+    "click",
+    (event) => {
+      if (event.target.closest?.('#game-live [aria-disabled="true"]')) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    },
+    true,
+  );
 
   // --- preferences (per player, per browser) ---------------------------------------------------------
   const pref = (name) => {
@@ -88,7 +141,7 @@
     sending = true;
     clearTimeout(autoTimer);
     htmx
-      .ajax("POST", url, { source: root, target: "#game-live", swap: "outerHTML", values })
+      .ajax("POST", url, { source: root, target: "#game-live", swap: "morph", values })
       .finally(() => (sending = false));
   }
 
@@ -279,6 +332,7 @@
     const root = live();
     if (!root || root.dataset.myTurn !== "1") return;
     if (event.key === "Escape") { hideChoosers(); return; }
+    if (root.dataset.paused === "1") return; // nothing moves during a pause
     if (/^[1-4]$/.test(event.key)) {
       const buttons = [...document.querySelectorAll(`.token-button.movable[data-key="${event.key}"]`)];
       if (!buttons.length) return;
@@ -308,6 +362,7 @@
       event.detail.shouldSwap = false; // an older board than the one shown: ignore it
       return;
     }
+    noteFocus();
     rememberPositions();
   });
   document.body.addEventListener("htmx:beforeSwap", (event) => {
@@ -325,6 +380,7 @@
       event.detail.shouldSwap = false;
       return;
     }
+    noteFocus();
     rememberPositions();
   });
   document.body.addEventListener("htmx:oobAfterSwap", (event) => {
@@ -343,10 +399,12 @@
     // The invitation panel sits outside the live fragment: once the room has started it has done its job.
     const invite = document.querySelector("[data-testid=invite]");
     if (invite) invite.hidden = root.dataset.status !== "open";
+    restoreFocus();
     const v = Number(root.dataset.version);
+    // The board element lives on across morphs: a notice is toasted once per version it comes with.
     const notice = root.querySelector(".notice");
-    if (notice && root._noticed !== true) {
-      root._noticed = true;
+    if (notice && noticed !== v) {
+      noticed = v;
       toast(notice.textContent);
     }
     if (v === lastVersion && !beforePositions) return;
@@ -363,7 +421,7 @@
       }
     }
     const myTurn = root.dataset.myTurn === "1";
-    document.title = myTurn ? "● Your turn · " + baseTitle : baseTitle;
+    showTurnInTab(myTurn);
     if (myTurn && !lastMyTurn) {
       if (pref("sound")) beep();
       if (changed) announce("Your turn. " + (document.getElementById("game-message")?.textContent.trim() || ""));
@@ -372,6 +430,15 @@
     highlightForDie();
     scheduleAutoMove(root);
     revealHandovers();
+  }
+
+  // The tab's title and icon say it is your turn, so a player in another tab sees it there.
+  const icon = document.querySelector('link[rel="icon"]');
+  const baseIcon = icon?.getAttribute("href");
+  const turnIcon = page.dataset.turnIcon;
+  function showTurnInTab(myTurn) {
+    document.title = myTurn ? "● Your turn · " + baseTitle : baseTitle;
+    if (icon && turnIcon) icon.setAttribute("href", myTurn ? turnIcon : baseIcon);
   }
 
   function animateTokens() {
@@ -462,12 +529,41 @@
   // about a minute, until a message arrives.
   let laterTries = 0;
   document.body.addEventListener("htmx:wsAfterMessage", () => { laterTries = 0; });
+  // Until the socket is back the page says so where the player looks: the header's badge, and a line
+  // over the board (the board may be out of date meanwhile).
+  let closedForGood = false;
+  const showConnection = (text, on) => {
+    if (conn) {
+      conn.textContent = text;
+      conn.className = "conn-state " + (on ? "on" : "off");
+    }
+    page.classList.toggle("is-offline", !on);
+    const banner = document.getElementById("conn-banner");
+    if (banner) {
+      banner.hidden = on;
+      if (!on) banner.textContent = text;
+    }
+  };
+  let socketOpen = false;
+  let liveSocket = null;
   document.body.addEventListener("htmx:wsOpen", (event) => {
-    if (conn) { conn.textContent = "Live"; conn.className = "conn-state on"; }
+    closedForGood = false;
+    socketOpen = true;
+    liveSocket = event.detail.socketWrapper;
+    showConnection("Live", true);
     event.detail.socketWrapper?.send(JSON.stringify({ resync: version() }));
+  });
+  // The browser knows first when the network went: say so before the socket times out.
+  window.addEventListener("offline", () => { if (!closedForGood) showConnection("Reconnecting…", false); });
+  // Back online with the socket still open (a short drop): it is live again, and asks what it missed.
+  window.addEventListener("online", () => {
+    if (!socketOpen || closedForGood) return;
+    showConnection("Live", true);
+    liveSocket?.send(JSON.stringify({ resync: version() }));
   });
   document.body.addEventListener("htmx:wsClose", (event) => {
     const code = event.detail.event?.code;
+    socketOpen = false;
     // 4503: the server can't reach Redis now (games/consumers.py): try again later, as the ws extension
     // does by itself after network-type closes, with a growing, jittered delay.
     const socket = event.detail.socketWrapper;
@@ -476,17 +572,16 @@
       laterTries += 1;
       setTimeout(() => socket.reconnect(), delay);
     }
-    if (!conn) return;
     // 4404: no such game; 4429: closed for sending too much (games/frame_limit.py); 4403: a moderator
     // closed the account (accounts/sockets.py). The ws extension reconnects only after network-type
     // closes (1006, 1011-1013), so for these the page stays closed.
     const label = {
-      4403: "Signed out",
-      4404: "Not available",
+      4403: "Disconnected: a moderator closed your account",
+      4404: "Disconnected: this game is not available",
       4429: "Disconnected: too many messages. Reload the page.",
     };
-    conn.textContent = label[code] || "Reconnecting…";
-    conn.className = "conn-state off";
+    closedForGood = code in label;
+    showConnection(label[code] || "Reconnecting…", false);
   });
 
   // --- timers: count down locally from the server's deadline (epoch ms), corrected by the clock offset
@@ -516,14 +611,36 @@
   }
   setInterval(tickTimers, 250);
 
-  // --- chat: open during pauses; messages arrive over the WebSocket -------------------------------------
+  // --- chat: free text before and after the game and in pauses, quick phrases during play (the same
+  // rule as games/actions/chat.py: chat_mode); messages arrive over the WebSocket ----------------------
+  function chatMode(root) {
+    const status = root?.dataset.status;
+    if (status === "playing") return root.dataset.paused === "1" ? "free" : "quick";
+    return status === "open" || status === "finished" ? "free" : "closed";
+  }
+  const CHAT_NOTES = {
+    watcher: "Only the players write here.",
+    quick: "During play: the quick phrases. Write freely before and after the game, and in pauses.",
+    closed: "This room is closed.",
+  };
   function syncChat() {
     const root = live();
-    const open = root?.dataset.paused === "1" && root.classList.contains("is-player");
+    const panel = document.getElementById("chat");
+    if (!root || !panel) return;
+    const player = root.classList.contains("is-player");
+    const mode = chatMode(root);
     const form = document.getElementById("chat-form");
-    const closed = document.querySelector(".chat-closed");
-    if (form) form.hidden = !open;
-    if (closed) closed.hidden = open;
+    const quick = document.getElementById("quick-phrases");
+    const muted = panel.querySelector(".chat-muted");
+    const note = panel.querySelector(".chat-note");
+    if (form) form.hidden = !(player && mode === "free");
+    if (quick) quick.hidden = !(player && mode !== "closed");
+    if (muted) muted.hidden = !player;
+    const noteKey = !player ? "watcher" : mode === "free" ? "" : mode;
+    if (note) {
+      note.hidden = !noteKey || (player && muted !== null);
+      if (noteKey && note.textContent !== CHAT_NOTES[noteKey]) note.textContent = CHAT_NOTES[noteKey];
+    }
     const log = document.getElementById("chat-log");
     if (log && log._count !== log.children.length) {
       log._count = log.children.length;
@@ -535,10 +652,13 @@
     if (form) form.reset();
   });
   document.body.addEventListener("htmx:afterRequest", (event) => {
-    const button = event.detail.elt;
-    if (button?.classList?.contains("chat-report") && event.detail.successful) {
-      button.textContent = "Reported";
-      button.disabled = true;
+    const form = event.detail.elt;
+    if (form?.classList?.contains("report-form") && event.detail.successful) {
+      const done = document.createElement("span");
+      done.className = "small muted chat-reported";
+      done.dataset.testid = form.closest(".chat-report")?.dataset.testid || "";
+      done.textContent = "Reported";
+      form.closest(".chat-report")?.replaceWith(done);
       toast("Thanks: the moderators will look at it.", "ok");
     }
   });

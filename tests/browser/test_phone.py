@@ -1,5 +1,6 @@
-"""On a 390 px phone: every player's name can be read whole, and a tap anywhere on a movable token's
-square moves it (the token's disc is about 17 px there; the square about 25)."""
+"""On a 390 px phone: every player's name can be read whole, every control is a 24 px target, and a tap
+anywhere on a movable token's square moves it (the token's disc is about 17 px there; the square
+about 25)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,15 @@ def test_on_a_phone_names_read_whole_and_a_tap_on_a_tokens_square_moves_it(new_p
     for name in names:
         assert not name["cut"] and name["right"] <= PHONE["width"], names
     expect(page.get_by_test_id("player-1")).to_contain_text("computer")  # e.g. "Green computer"
+    # Every control of the game page is a target of at least 24 x 24 px (WCAG 2.5.8).
+    small = page.eval_on_selector_all(
+        ".game-page button, .game-page summary, .game-page select",
+        """els => els.filter(e => e.offsetParent !== null).map(e => {
+                 const r = e.getBoundingClientRect();
+                 return {name: e.dataset.testid || e.textContent.trim(), w: r.width, h: r.height};
+               }).filter(t => t.w < 24 || t.h < 24)""",
+    )
+    assert not small, small
 
     before = version(page)
     page.get_by_test_id("roll").tap()

@@ -64,7 +64,8 @@ def test_a_reload_mid_turn_restores_the_seat_and_the_rolled_die(new_page, server
     expect(page.get_by_test_id("your-turn")).to_contain_text("pick a token")
     assert state(page)["awaiting"] == "move"
     expect(page.get_by_test_id("move-red-0")).to_be_enabled()
-    expect(page.get_by_test_id("roll")).to_have_count(0)  # the die is not rolled twice
+    # The die is not rolled twice: Roll stays in its place, disabled.
+    expect(page.get_by_test_id("roll")).to_have_attribute("aria-disabled", "true")
     shoot_sizes(page, "reload-pending-die")
 
     page.get_by_test_id("move-red-0").click()  # and the pending die can still be played
@@ -104,5 +105,6 @@ def test_keyboard_only_roll_and_move(new_page, server, shoot_sizes):
     page.keyboard.press("1")
     wait_past(page, before)
     assert token_progress(page, "red", 0) == 3
-    expect(page.get_by_test_id("message")).to_contain_text(re.compile("Red 1", re.I))
+    # Narrated (in the log: the message line may already tell the computer's next roll, 50 ms on).
+    expect(page.get_by_test_id("move-log")).to_contain_text(re.compile("Red 1", re.I))
     shoot_sizes(page, "keyboard-play")

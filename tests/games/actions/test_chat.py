@@ -16,7 +16,7 @@ from games import actions
 from games.actions import chat, pauses
 from games.errors import Conflict, GameError, NotAllowed
 from games.models import ChatMessage
-from tests.factories import timed_room
+from tests.factories import friends_room, timed_room
 from tests.games.webplay import (
     SEED,
     fresh,
@@ -89,13 +89,54 @@ def test_chat_opens_during_pauses_escapes_limits_rate_and_mutes(alice, bob, djan
     client.get("/admin/accounts/report/").content.decode()
 
 
-def test_chat_after_the_game_is_readable_but_closed(alice, bob):
-    game = timed_room(alice, bob, seconds=30)
-    pauses.do_pause(game.pk, alice)
-    chat.do_chat(game.pk, alice, "good game")
+def test_players_say_hello_in_the_waiting_room_and_gg_after_the_game(alice, bob, django_user_model):
+    game = friends_room(alice, [bob], start=False)
+    chat.do_chat(game.pk, bob, "hi, ready when you are")
+    carol = member(django_user_model.objects.create_user("carol"))
+    with pytest.raises(NotAllowed, match="Only the players"):
+        chat.do_chat(game.pk, carol, "hello from the rail")  # a spectator reads, never writes
+    actions.do_start(game.pk, alice)
     actions.do_resign(game.pk, bob)
     game = fresh(game)
-    assert not game.is_paused and game.deadline is None
-    with pytest.raises(Conflict):
-        chat.do_chat(game.pk, alice, "still there?")
-    assert "good game" in page_html(game, bob)
+    assert game.status == "finished"
+    chat.do_chat(game.pk, alice, "gg")
+    assert [m.text for m in chat.messages(game)] == ["hi, ready when you are", "gg"]
+    assert "gg" in page_html(game, bob)
+
+
+def test_during_play_only_the_quick_phrases_under_the_same_limits(alice, bob, django_user_model):
+    game = timed_room(alice, bob, seconds=30)
+    with pytest.raises(Conflict, match="quick phrases"):
+        chat.do_chat(game.pk, alice, "move the blue one")
+    chat.do_chat(game.pk, alice, "Good luck!")
+    for _ in range(5):  # LUDOPAT_CHAT_RATE: 5 in 10 s
+        chat.do_chat(game.pk, bob, "Nice move!")
+    with pytest.raises(chat.TooFast):
+        chat.do_chat(game.pk, bob, "Thanks!")
+    django_user_model.objects.filter(pk=alice.user_id).update(
+        muted_until=timezone.now() + timedelta(hours=1), mute_reason="Spam"
+    )
+    with pytest.raises(NotAllowed, match="Muted until"):
+        chat.do_chat(game.pk, alice, "Oops!")
+    # The page offers the phrases to a player who may speak; the muted one is told, with no Send.
+    assert 'data-testid="quick-phrase-0"' in page_html(game, bob)
+    muted = page_html(game, alice)
+    assert 'data-testid="chat-muted"' in muted and "Muted until" in muted
+    assert 'data-testid="chat-send"' not in muted and 'data-testid="quick-phrases"' not in muted
+
+
+def test_a_closed_room_keeps_its_chat_readable_only(alice, bob):
+    game = friends_room(alice, [bob], start=False)
+    chat.do_chat(game.pk, bob, "see you")
+    actions.do_leave(game.pk, alice)  # the host closes the room
+    with pytest.raises(Conflict, match="closed"):
+        chat.do_chat(game.pk, bob, "wait")
+    assert "see you" in page_html(fresh(game), bob)
+
+
+def test_a_report_asks_for_a_reason(alice, bob):
+    game = timed_room(alice, bob, seconds=30)
+    message = chat.do_chat(game.pk, alice, "Hurry up, please!")
+    html = page_html(game, bob)
+    assert f'data-testid="report-reason-{message.pk}"' in html and "Why report it?" in html
+    assert 'name="reason" required' in html
