@@ -296,13 +296,29 @@ def accessibility_violations(page) -> list[str]:
     ]
 
 
-def check_accessible(page) -> None:
-    """Fail on any WCAG 2.1 AA violation on the page (a page of our own site; others are skipped)."""
+SCHEMES = ("light", "dark")
+
+
+def check_accessible(page, state: str = "") -> None:
+    """Fail on any WCAG 2.1 AA violation on the page as it is now, in the light and the dark colour
+    scheme (a page of our own site; others are skipped).
+
+    Tests call it after each state they wait for (mid-game, paused, finished, waiting, refused...),
+    naming the state for the failure message: a live page changes without a navigation, so the
+    checks after goto/reload never see those states."""
     base = getattr(page, "_site_base_url", None)
     if base is None or not page.url.startswith(base):
         return
-    problems = accessibility_violations(page)
-    assert not problems, f"WCAG 2.1 AA violations on {page.url}:\n" + "\n".join(problems)
+    problems = []
+    try:
+        for scheme in SCHEMES:
+            page.emulate_media(color_scheme=scheme)
+            page.evaluate("() => new Promise(done => requestAnimationFrame(() => done()))")
+            problems += [f"[{scheme}] {p}" for p in accessibility_violations(page)]
+    finally:
+        page.emulate_media(color_scheme="light")
+    where = f"{page.url} ({state})" if state else page.url
+    assert not problems, f"WCAG 2.1 AA violations on {where}:\n" + "\n".join(problems)
 
 
 def _check_after_navigation(page, base_url: str) -> None:
