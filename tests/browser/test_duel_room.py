@@ -7,7 +7,6 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import check_accessible
-
 from tests.browser.play import (
     act,
     assert_not_reloaded,

@@ -10,7 +10,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import check_accessible
-
 from tests.browser.play import (
     NO_AUTOMOVE,
     assert_not_reloaded,
