@@ -7,15 +7,90 @@ from .models import User
 from .sanctions import ban_notice
 
 
-class SignUpForm(UserCreationForm):
+class ErrorsBesideFields:
+    """After validation, each field with errors names them as its description (aria-describedby, ids
+    as templates/partials/fields_beside_errors.html writes them) and the first such field takes the
+    focus when the page loads, so a keyboard or a screen reader lands on what to fix."""
+
+    fields: dict[str, forms.Field]
+
+    def full_clean(self) -> None:
+        super().full_clean()  # type: ignore[misc]
+        first = True
+        for name, field in self.fields.items():
+            auto_id = self[name].auto_id  # type: ignore[index]
+            if not auto_id or name not in self.errors:  # type: ignore[attr-defined]
+                continue
+            described = [f"{auto_id}_error"] + ([f"{auto_id}_helptext"] if field.help_text else [])
+            field.widget.attrs["aria-describedby"] = " ".join(described)
+            if first:
+                field.widget.attrs["autofocus"] = True
+                first = False
+
+
+# Django's sentences, by error code, in the site's words.
+SIGN_UP_ERRORS = {
+    "unique": "That name is taken: choose another.",
+    "invalid": "A name may hold only letters, digits and @ . + - _ (no spaces).",
+    "password_mismatch": "The two passwords differ: type the same password twice.",
+    "password_too_short": "Use at least 8 characters.",
+    "password_too_common": "So many people use that password that it is easy to guess: choose another.",
+    "password_entirely_numeric": "Use letters too, not only digits.",
+    "password_too_similar": "Your password is too like your name or email: choose another.",
+}
+REQUIRED = {
+    "username": "Choose the name other players will see.",
+    "password1": "Choose a password.",
+    "password2": "Type your password again.",
+}
+
+
+class SignUpForm(ErrorsBesideFields, UserCreationForm):
     email = forms.EmailField(
         required=False,
-        help_text="Optional. Only used to reset your password if you forget it.",
+        label="Email (optional)",
+        help_text="Only used to reset your password if you forget it.",
+        error_messages={
+            "invalid": "That doesn't look like an email address: check it, or leave it out."
+        },
     )
 
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        fields = self.fields
+        fields[
+            "username"
+        ].help_text = "Up to 150 letters, digits and @ . + - _: the name others see."
+        fields["password1"].help_text = "At least 8 characters, not all digits, not like your name."
+        fields["password2"].label = "Password again"
+        fields["password2"].help_text = ""
+        for name, message in REQUIRED.items():
+            fields[name].error_messages["required"] = message
+        fields["username"].error_messages["invalid"] = SIGN_UP_ERRORS["invalid"]
+
+    def add_error(self, field, error) -> None:
+        """Every error reaches the form here (field checks, the password validators, the unique
+        name): Django's sentences become ours, by their code."""
+        super().add_error(field, _in_our_words(error))
+
+
+def _in_our_words(error):
+    if not isinstance(error, ValidationError):
+        return error
+    if hasattr(error, "error_dict"):
+        return ValidationError(
+            {k: [_in_our_words(e) for e in v] for k, v in error.error_dict.items()}
+        )
+    return ValidationError(
+        [
+            ValidationError(SIGN_UP_ERRORS[e.code], code=e.code) if e.code in SIGN_UP_ERRORS else e
+            for e in error.error_list
+        ]
+    )
 
 
 class ReportPlayerForm(forms.Form):

@@ -17,6 +17,7 @@ from .moderation.reports import do_report_player
 
 TOO_MANY_SIGNUPS = "Too many new accounts from your connection: try again in an hour."
 TOO_MANY_RESETS = "Too many password reset requests: try again in an hour."
+PLAYERS_LIKE = 10  # names offered on a player-not-found page
 
 
 def _safe_next(request) -> str | None:
@@ -42,9 +43,22 @@ def signup(request):
 
 
 def profile(request, username: str):
-    player = get_object_or_404(User, username=username, is_active=True)
+    player = User.objects.filter(username=username, is_active=True).first()
+    if player is None:
+        return _player_not_found(request, username)
     context = player_page(player, page_in(request.GET))
     return render(request, "accounts/profile.html", context)
+
+
+def _player_not_found(request, username: str):
+    """A mistyped or gone player: say so, offer the players whose names come close, and a search."""
+    close = (
+        User.objects.filter(is_active=True, username__icontains=username[:40])
+        .order_by("username")
+        .values_list("username", flat=True)[:PLAYERS_LIKE]
+    )
+    context = {"username": username, "close": list(close)}
+    return render(request, "accounts/player_not_found.html", context, status=404)
 
 
 class PasswordResetView(auth_views.PasswordResetView):

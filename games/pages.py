@@ -149,6 +149,7 @@ def _replay_page(
         return render(request, "games/pages/replay.html", context)
     context.update(
         replay=data,
+        ruleset_title=RULESETS.get(data["ruleset"], {}).get("title", data["ruleset"]),
         finished=data["finished"] or over,
         steps=data["steps"],
         **board_context({}),  # the empty board; replay.js draws the tokens of each step
@@ -276,8 +277,8 @@ def _player_names(record: dict[str, Any], players: tuple[tuple[str, ...], ...]) 
     out = []
     for i, colours in enumerate(players):
         name = names[i] if isinstance(names, list) and i < len(names) else None
-        label = " and ".join(colours)
-        out.append(f"{name} ({label})" if isinstance(name, str) and name else label.capitalize())
+        label = " and ".join(colour_name(c) for c in colours)
+        out.append(f"{name} ({label})" if isinstance(name, str) and name else label)
     return out
 
 

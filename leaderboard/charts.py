@@ -1,92 +1,96 @@
-"""Server-rendered SVG charts for player pages: coordinates computed here, drawn by a template with CSS
-classes only (no inline styles, no script), each with a text alternative."""
+"""The player page's charts, as tables whose cells carry a bar: every value is written as a number
+beside its bar, the text is the page's own (readable at any screen width, not scaled with a
+picture), and the bars are small SVGs sized by attributes in percent (no inline styles: the
+Content-Security-Policy allows our stylesheets only).
+
+Points are shown per week for a short history, per month or per year for a longer one, so the
+chart keeps at most MAX_ROWS rows however long a player has played; a single week is one row.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-WIDTH, HEIGHT = 600, 220
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 28
+MAX_ROWS = 12
+PLACES = (1, 2, 3, 4)
 
 
 @dataclass(frozen=True)
-class Point:
-    x: str  # coordinates as text: the template writes them as they are (no number localising)
-    y: str
-    label: str  # the week's first day
-    value: int
+class PointsRow:
+    label: str  # "24 Nov 2026", "Nov 2026" or "2026"
+    start: date  # the period's first day
+    points: int  # scored in the period
+    total: int  # the running total at the period's end
+    percent: str  # the bar's length, of the longest bar
 
 
-def _n(value: float) -> str:
-    return f"{value:.1f}"
+def _percent(value: int, top: int) -> str:
+    return f"{100 * value / top:.1f}" if top else "0"
 
 
-def points_line(weeks: list[tuple[date, int]]) -> dict:
-    """Points over time: the running total at the end of each week the player scored in.
+def _periods(weeks: list[tuple[date, int]]) -> tuple[str, Callable[[date], date]]:
+    """The coarsest grouping that still tells the story: weeks, months or years."""
+    if not weeks:
+        return "week", lambda d: d
+    first, last = weeks[0][0], weeks[-1][0]
+    if (last - first).days < 7 * MAX_ROWS:
+        return "week", lambda d: d
+    if (last.year - first.year) * 12 + last.month - first.month < MAX_ROWS:
+        return "month", lambda d: d.replace(day=1)
+    return "year", lambda d: d.replace(month=1, day=1)
 
-    `weeks` are (week's Monday, points that week), oldest first.
+
+def _label(start: date, unit: str) -> str:
+    if unit == "week":
+        return f"{start.day} {start:%b %Y}"
+    if unit == "month":
+        return f"{start:%b %Y}"
+    return str(start.year)
+
+
+def points_by_period(weeks: list[tuple[date, int]]) -> dict:
+    """Points per week, month or year, newest first, with the running total after each.
+
+    `weeks` are (week's Monday, points that week), oldest first. Only the newest MAX_ROWS periods
+    are rows; the totals count every week before them too.
     """
-    total, running = 0, []
+    unit, period_of = _periods(weeks)
+    sums: dict[date, int] = {}
     for start, scored in weeks:
-        total += scored
-        running.append((start, total))
-    top = max((v for _, v in running), default=0) or 10
-    span = max(len(running) - 1, 1)
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    points = [
-        Point(
-            _n(LEFT + plot_w * (n / span if len(running) > 1 else 0.5)),
-            _n(TOP + plot_h * (1 - value / top)),
-            start.isoformat(),
-            value,
-        )
-        for n, (start, value) in enumerate(running)
+        key = period_of(start)
+        sums[key] = sums.get(key, 0) + scored
+    running, totals = 0, {}
+    for key in sorted(sums):
+        running += sums[key]
+        totals[key] = running
+    newest = sorted(sums, reverse=True)[:MAX_ROWS]
+    top = max((sums[k] for k in newest), default=0)
+    rows = [
+        PointsRow(_label(k, unit), k, sums[k], totals[k], _percent(sums[k], top)) for k in newest
     ]
-    ticks = [{"y": _n(TOP + plot_h * (1 - f)), "value": round(top * f)} for f in (0, 0.5, 1)]
-    return {
-        "width": WIDTH,
-        "height": HEIGHT,
-        "points": points,
-        "path": " ".join(f"{p.x},{p.y}" for p in points),
-        "ticks": ticks,
-        "left": LEFT,
-        "right": WIDTH - RIGHT,
-        "bottom": HEIGHT - BOTTOM,
-        "first": points[0].label if points else "",
-        "last": points[-1].label if points else "",
-        "total": total,
-    }
+    return {"unit": unit, "rows": rows, "total": running, "shown": len(rows), "periods": len(sums)}
 
 
-def places_bars(counts: dict[str, dict[int, int]], names: dict[str, str]) -> dict:
-    """Places per rule set: one bar per rule set, split into its 1st, 2nd, 3rd and 4th places."""
-    row_h, gap, label_w = 26, 10, 90
-    plot_w = WIDTH - label_w - RIGHT
-    widest = max((sum(c.values()) for c in counts.values()), default=0) or 1
-    bars = []
-    for n, (ruleset, by_place) in enumerate(sorted(counts.items())):
-        y = TOP + n * (row_h + gap)
-        x: float = label_w
+def places_table(counts: dict[str, dict[int, int]], names: dict[str, str]) -> list[dict]:
+    """Places per rule set: the count of each place, and a bar split by place (1st darkest)."""
+    rows = []
+    for ruleset, by_place in sorted(counts.items(), key=lambda item: names.get(item[0], item[0])):
+        rounds = sum(by_place.values())
+        x = 0.0
         parts = []
-        for place in sorted(by_place):
-            w = plot_w * by_place[place] / widest
-            parts.append({"x": _n(x), "w": _n(w), "place": place, "count": by_place[place]})
-            x += w
-        bars.append(
+        for place in PLACES:
+            share = 100 * by_place.get(place, 0) / rounds if rounds else 0
+            if share:
+                parts.append({"place": place, "x": f"{x:.1f}", "w": f"{share:.1f}"})
+            x += share
+        rows.append(
             {
                 "name": names.get(ruleset, ruleset),
-                "y": y,
-                "text_y": _n(y + row_h / 2 + 4),
-                "h": row_h,
+                "places": [by_place.get(p, 0) for p in PLACES],
+                "rounds": rounds,
                 "parts": parts,
-                "total": sum(by_place.values()),
-                "places": [by_place.get(p, 0) for p in (1, 2, 3, 4)],
             }
         )
-    return {
-        "width": WIDTH,
-        "height": TOP + len(bars) * (row_h + gap) + 4,
-        "bars": bars,
-        "label_x": label_w - 8,
-    }
+    return rows

@@ -17,7 +17,7 @@ from django.db.models import Count
 from accounts.models import User
 from games.models import RULESET_NAMES
 
-from .charts import places_bars, points_line
+from .charts import places_table, points_by_period
 from .models import ALL_RULESETS, Board, Period, Result, Standing
 from .outcomes import why_not_counted
 from .standings import with_ranks
@@ -33,25 +33,38 @@ def player_page(player: User, page_number: str | None) -> dict[str, Any]:
         "player": player,
         "totals": totals(player),
         "rounds": recent_rounds(player, page_number),
-        "points_chart": points_line(weekly_points(player)),
-        "places_chart": places_bars(places_per_ruleset(player), NAMES),
+        "points_chart": points_by_period(weekly_points(player)),
+        "places_chart": places_table(places_per_ruleset(player), NAMES),
     }
 
 
-def totals(player: User) -> list[dict[str, Any]]:
-    """All-time rank and sums per rule set and board, rule sets in a fixed order."""
+def totals(player: User) -> dict[str, Any]:
+    """All-time rank and sums: overall, then per rule set, on one board.
+
+    The board is the leaderboard's default, against people, for a player who has played people;
+    for one who has only played the computer, all games. Games against the computer, when they
+    add to it, are one more line (`with_computer`), not a second table.
+    """
     rows = with_ranks(Standing.objects.filter(user=player, period=Period.ALL))
+    people = {s.ruleset: s for s in rows if s.board == Board.PEOPLE}
+    everything = {s.ruleset: s for s in rows if s.board == Board.ALL}
+    shown = people or everything
     order = {name: n for n, name in enumerate(RULESET_ORDER)}
-    found = sorted(rows, key=lambda s: (order.get(s.ruleset, 99), s.board != Board.PEOPLE))
-    return [
-        {
-            "ruleset": NAMES.get(s.ruleset, s.ruleset),
-            "board": BOARD_NAMES.get(s.board, s.board),
-            "rank": s.rank,
-            "row": s,
-        }
-        for s in found
+    by_ruleset = [
+        {"ruleset": NAMES.get(name, name), "rank": s.rank, "row": s}
+        for name, s in sorted(shown.items(), key=lambda item: order.get(item[0], 99))
+        if name != ALL_RULESETS
     ]
+    overall = shown.get(ALL_RULESETS)
+    mixed = everything.get(ALL_RULESETS)
+    return {
+        "board": BOARD_NAMES[Board.PEOPLE if people else Board.ALL],
+        "overall": {"rank": overall.rank, "row": overall} if overall else None,
+        "by_ruleset": by_ruleset if len(by_ruleset) > 1 else [],
+        "with_computer": mixed
+        if people and mixed and overall and mixed.games > overall.games
+        else None,
+    }
 
 
 def recent_rounds(player: User, page_number: str | None) -> Page[Result]:

@@ -162,6 +162,7 @@ class LedgerEntry(models.Model):
     objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
+        verbose_name_plural = "ledger entries"
         constraints = [
             models.CheckConstraint(condition=~models.Q(amount=0), name="ledger_entry_not_zero"),
             models.UniqueConstraint(

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import template
 from django.template import Context
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.timesince import timesince
 
 register = template.Library()
 
@@ -31,6 +34,16 @@ def die_face(value: int | str) -> str:
         '<rect x="4" y="4" width="92" height="92" rx="20"/><g class="pips">{}</g></svg>',
         pips,
     )
+
+
+@register.filter
+def ago(moment: datetime | None) -> str:
+    """How long ago, in words: "just now" under a minute (never "0 minutes ago"), else "5 minutes ago"."""
+    if moment is None:
+        return ""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment)} ago"
 
 
 @register.filter

@@ -1,6 +1,7 @@
 // Replay page: steps through a finished game. The server replayed the record with the rules engine and
 // embedded every step (token progress, dice, a sentence) as JSON; this draws the tokens of a step on the
-// board and wires the buttons, the slider, the move list and the arrow keys.
+// board and wires the buttons, the slider, the move list, the arrow keys and autoplay. The address's
+// #step-N opens the replay at that step, and follows it, so a step can be linked to.
 (function () {
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
@@ -47,7 +48,11 @@
     const diceEl = root.querySelector("[data-dice]");
     const log = root.querySelector("[data-log]");
     const buttons = Object.fromEntries([...root.querySelectorAll("[data-go]")].map((b) => [b.dataset.go, b]));
+    const playButton = root.querySelector("[data-autoplay]");
+    const speed = root.querySelector("[data-speed]");
+    const stepLink = root.querySelector("[data-step-link]");
     let current = 0;
+    let timer = null;
 
     function where(progress) {
       if (progress < 0) return "in the yard";
@@ -99,27 +104,87 @@
         }
       }
       root.dataset.step = String(current);
+      if (stepLink) stepLink.href = `#step-${current}`;
+      if (current === last) stop();
+    }
+
+    // The address follows the step without adding a history entry per step.
+    function remember() {
+      history.replaceState(null, "", `#step-${current}`);
+    }
+
+    function stepFromAddress() {
+      const found = /^#step-(\d+)$/.exec(location.hash);
+      return found ? Number(found[1]) : 0;
+    }
+
+    function stop() {
+      if (timer === null) return;
+      clearInterval(timer);
+      timer = null;
+      playButton.textContent = "Play";
+      playButton.setAttribute("aria-pressed", "false");
+      remember();
+    }
+
+    function play() {
+      if (current === last) show(0);
+      playButton.textContent = "Pause";
+      playButton.setAttribute("aria-pressed", "true");
+      timer = setInterval(() => show(current + 1), Number(speed.value));
+    }
+
+    function toggle() {
+      if (timer === null) play();
+      else stop();
     }
 
     const moves = { first: () => 0, prev: () => current - 1, next: () => current + 1, last: () => last };
     for (const [name, button] of Object.entries(buttons)) {
-      button.addEventListener("click", () => show(moves[name]()));
+      button.addEventListener("click", () => {
+        stop();
+        show(moves[name]());
+        remember();
+      });
     }
-    slider.addEventListener("input", () => show(Number(slider.value)));
+    playButton.addEventListener("click", toggle);
+    speed.addEventListener("change", () => {
+      if (timer !== null) {
+        stop();
+        play();
+      }
+    });
+    slider.addEventListener("input", () => {
+      stop();
+      show(Number(slider.value));
+      remember();
+    });
     log.addEventListener("click", (event) => {
       const jump = event.target.closest("[data-jump]");
-      if (jump) show(Number(jump.dataset.jump));
+      if (!jump) return;
+      stop();
+      show(Number(jump.dataset.jump));
+      remember();
     });
+    window.addEventListener("hashchange", () => show(stepFromAddress()));
     document.addEventListener("keydown", (event) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
       const tag = event.target && event.target.tagName;
       if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+      if (event.key === " " && (tag === "BUTTON" || tag === "A")) return; // Space presses the button
+      if (event.key === " ") {
+        event.preventDefault();
+        toggle();
+        return;
+      }
       const keys = { ArrowLeft: moves.prev, ArrowRight: moves.next, Home: moves.first, End: moves.last };
       if (!keys[event.key]) return;
       event.preventDefault();
+      stop();
       show(keys[event.key]());
+      remember();
     });
-    show(0);
+    show(stepFromAddress());
     root.dataset.ready = "1";
   }
 

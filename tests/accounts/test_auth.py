@@ -51,14 +51,31 @@ def test_sign_up_rejects_a_weak_password_with_a_reason(client):
         "/accounts/signup/", {"username": "bob", "password1": "123", "password2": "123"}
     )
     assert r.status_code == 200
-    assert "too short" in r.content.decode()
+    assert "Use at least 8 characters." in r.content.decode()
     assert not User.objects.filter(username="bob").exists()
+
+
+def test_sign_up_errors_sit_beside_their_field_in_our_words_and_the_first_takes_the_focus(client):
+    r = client.post("/accounts/signup/", {"username": "bo b", "password1": "12345678",
+                                          "password2": "12345679"})  # fmt: skip
+    html = r.content.decode()
+    name_error = 'id="id_username_error"'
+    assert name_error in html and "no spaces" in html
+    username = re.search(r"<input[^>]*name=\"username\"[^>]*>", html).group(0)
+    assert "autofocus" in username and 'aria-describedby="id_username_error' in username
+    password2 = re.search(r"<input[^>]*name=\"password2\"[^>]*>", html).group(0)
+    assert "autofocus" not in password2 and "id_password2_error" in password2
+    assert "The two passwords differ" in html
+    # The name's error is written under the name's label, before the next field starts.
+    assert html.index(name_error) < html.index('name="username"') < html.index('name="email"')
+    for stock in ("Enter a valid username", "fields didn", "Password confirmation", "Required."):
+        assert stock not in html
 
 
 def test_sign_up_rejects_a_taken_username(client, alice):
     r = client.post("/accounts/signup/", {"username": "alice", "password1": PASSWORD,
                                           "password2": PASSWORD})  # fmt: skip
-    assert "already exists" in r.content.decode()
+    assert "That name is taken: choose another." in r.content.decode()
 
 
 def test_log_in_and_log_out(client, alice):

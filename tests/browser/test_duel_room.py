@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import check_accessible
 from tests.browser.play import (
     act,
     assert_not_reloaded,
@@ -63,5 +64,6 @@ def test_two_friends_play_duel_and_see_each_others_moves_live(new_page, server, 
     assert int(live(alice).get_attribute("data-version")) == int(
         live(bob).get_attribute("data-version")
     )
+    check_accessible(alice, "mid-game")
     shoot_sizes(alice, "duel-room-alice")
     shoot_sizes(bob, "duel-room-bob")

@@ -36,8 +36,11 @@ def test_a_resigned_duel_puts_the_winner_on_the_leaderboard_with_a_chart(new_pag
     expect(alice.get_by_role("heading", level=1)).to_have_text("alice")
     chart = alice.get_by_test_id("points-chart")
     expect(chart).to_be_visible()
-    expect(chart).to_have_attribute("role", "img")
-    expect(alice.get_by_test_id("places-chart")).to_be_visible()
+    # One week of points: one row, its date in words and its points as a number.
+    expect(chart.locator("tbody tr")).to_have_count(1)
+    expect(chart.locator("tbody tr")).to_contain_text("10")
+    expect(chart).not_to_contain_text(re.compile(r"\d{4}-\d\d-\d\d"))
+    expect(alice.get_by_test_id("places-chart")).to_contain_text("Duel")
     expect(alice.get_by_test_id("history")).to_contain_text("1 of 2")
     check_accessible(alice)
     shoot(alice, "player-page")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import check_accessible
 from tests.browser.play import NO_AUTOMOVE, log_in, make_user, state
 
 pytestmark = pytest.mark.browser
@@ -33,6 +34,7 @@ def test_a_stale_page_says_so_in_a_sentence_and_offers_a_reload(new_page, server
     text = toast.inner_text()
     assert "<" not in text and "CSRF" not in text, text
     assert state(page)["version"] == before  # nothing was played
+    check_accessible(page, "refused")
     page.get_by_test_id("toast-reload").click()
     expect(page.get_by_test_id("toast")).to_be_hidden()
     expect(page.get_by_test_id("game-page")).to_be_visible()

@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE
 from tests.browser.records import play_local_game
 
 pytestmark = pytest.mark.browser
@@ -43,10 +44,10 @@ def test_replay_steps_through_a_finished_game(finished_game, page, shoot_sizes):
     text = page.get_by_test_id("replay-text")
 
     expect(step_number).to_have_text("0")
-    expect(page.get_by_role("button", name="Previous step")).to_be_disabled()
+    expect(page.get_by_role("button", name="Previous", exact=True)).to_be_disabled()
     assert token_progress(page) == expected_progress(steps[0])
 
-    page.get_by_role("button", name="Next step").click()
+    page.get_by_role("button", name="Next", exact=True).click()
     expect(step_number).to_have_text("1")
     expect(text).to_have_text(steps[1]["text"])
 
@@ -55,7 +56,7 @@ def test_replay_steps_through_a_finished_game(finished_game, page, shoot_sizes):
     page.keyboard.press("End")
     expect(step_number).to_have_text(str(last))
     expect(text).to_contain_text("Game over")
-    expect(page.get_by_role("button", name="Next step")).to_be_disabled()
+    expect(page.get_by_role("button", name="Next", exact=True)).to_be_disabled()
     assert token_progress(page) == expected_progress(steps[last])
     assert sum(p == 56 for p in token_progress(page).values()) >= 2  # the winner's tokens are home
 
@@ -71,8 +72,40 @@ def test_replay_steps_through_a_finished_game(finished_game, page, shoot_sizes):
     expect(step_number).to_have_text("3")
     page.keyboard.press("Home")
     expect(step_number).to_have_text("0")
-    page.get_by_role("button", name="Last step").click()
+    page.get_by_role("button", name="Last", exact=True).click()
     shoot_sizes(page, "replay")
+
+
+def test_replay_plays_itself_and_links_to_a_step(finished_game, new_page, server):
+    page = new_page()
+    page.goto(f"/games/{finished_game.pk}/replay/")
+    expect(page.get_by_test_id("replay")).to_have_attribute("data-ready", "1")
+    steps = steps_of(page)
+    expect(page.get_by_text("Keys: ← and →")).to_be_visible()  # a keyboard: its keys are told
+    page.get_by_test_id("replay-speed").select_option("Fast")
+    play = page.get_by_test_id("replay-play")
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "true")
+    expect(play).to_have_text("Pause")
+    step = page.get_by_test_id("replay-step")
+    expect(step).not_to_have_text("0")
+    expect(step).not_to_have_text("1")  # it goes on by itself, step after step
+    play.click()
+    expect(play).to_have_text("Play")
+    paused_at = int(step.inner_text())
+    assert page.url.endswith(f"#step-{paused_at}")
+
+    # A link to a step opens the replay there, on a phone too (where no keys are offered).
+    link = page.get_by_test_id("replay-step-link").get_attribute("href")
+    assert link == f"#step-{paused_at}"
+    phone = new_page(PHONE, is_mobile=True, has_touch=True)
+    phone.goto(f"/games/{finished_game.pk}/replay/#step-5")
+    expect(phone.get_by_test_id("replay-step")).to_have_text("5")
+    expect(phone.get_by_test_id("replay-text")).to_have_text(steps[5]["text"])
+    expect(phone.get_by_text("Keys: ← and →")).to_be_hidden()
+    lead = phone.locator(".lead")
+    expect(lead).not_to_contain_text("Twodice")
+    expect(lead).to_contain_text("Classic ·")
 
 
 def test_verify_page_confirms_every_roll(finished_game, page, shoot_sizes):
@@ -85,6 +118,11 @@ def test_verify_page_confirms_every_roll(finished_game, page, shoot_sizes):
     expect(page.locator("[data-field=server-seed]")).to_have_text(record["fair"]["server_seed"])
     page.get_by_text("Every roll", exact=True).click()
     expect(page.locator("[data-verify-rolls] tbody tr")).to_have_count(rolls)
+    # The command line is a note for developers, folded away, not an instruction to players.
+    command = page.get_by_text("python -m games.engine verify")
+    expect(command).to_be_hidden()
+    page.get_by_text("For developers").click()
+    expect(command).to_be_visible()
     shoot_sizes(page, "verify")
 
 

@@ -9,6 +9,7 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import check_accessible
 from tests.browser.play import (
     NO_AUTOMOVE,
     assert_not_reloaded,
@@ -78,6 +79,7 @@ def test_the_computer_plays_for_a_player_who_closed_the_tab_until_they_come_back
     bob.goto(invite)
     bob.get_by_test_id("join").click()
     expect(alice.get_by_test_id("start")).to_be_enabled()
+    check_accessible(alice, "waiting")
     alice.get_by_test_id("start").click()
     for page in (alice, bob):
         expect(page.get_by_test_id("game-live")).to_have_attribute("data-status", "playing")
@@ -137,6 +139,7 @@ def test_the_computer_plays_for_a_player_who_closed_the_tab_until_they_come_back
     expect(alice.get_by_test_id("chat-text").last).to_have_text("<b>brb</b> one sec")
     expect(bob.get_by_test_id("chat-input")).to_have_value("")
     expect(alice.locator("#chat-log b")).to_have_count(0)
+    check_accessible(alice, "paused")
     shoot(alice, "timed-twodice-paused")
     bob.get_by_test_id("resume").click()
     for page in (alice, bob):

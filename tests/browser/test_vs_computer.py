@@ -8,6 +8,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import check_accessible
 from tests.browser.play import NO_AUTOMOVE, game_id, state, version, wait_past
 
 pytestmark = pytest.mark.browser
@@ -53,6 +54,7 @@ def test_quick_game_against_the_computer_to_the_end(new_page, shoot_sizes):
     expect(places).to_contain_text("not counted: computers aren't ranked")
     expect(places).not_to_contain_text("pts")
     assert clicks > 4
+    check_accessible(page, "finished")
     shoot_sizes(page, "vs-computer-finished")
 
     # The fair-dice check of the game just played, from its own link.

@@ -42,6 +42,22 @@ def test_the_home_page_costs_the_same_for_one_game_to_continue_or_ten(client):
     assert ten == one
 
 
+def test_a_game_played_a_moment_ago_says_just_now_not_0_minutes(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+
+    me = visitor(client)
+    game = computer_game(me)
+    _, html = home_queries(client)
+    assert "just now" in html and "0\xa0minutes ago" not in html and "0 minutes ago" not in html
+    Game.objects.filter(pk=game.pk).update(updated=timezone.now() - timedelta(minutes=5))
+    _, html = home_queries(client)
+    assert "5\xa0minutes ago" in html
+
+
 def test_continue_lists_rooms_by_seat_and_leaves_out_strangers_games(client, django_user_model):
     alice = django_user_model.objects.create_user("alice")
     bob = django_user_model.objects.create_user("bob")

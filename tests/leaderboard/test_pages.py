@@ -167,6 +167,31 @@ def test_a_player_page_is_paginated_and_its_queries_do_not_grow_with_history(
     assert "not counted" not in page  # one a day
 
 
+def test_a_player_page_sums_up_once_and_lists_rule_sets_only_when_there_are_several(client):
+    ann, ben = accounts("ann", "ben")
+    now = timezone.now()
+    write([ann, ben], now - timedelta(days=1), ruleset="duel")
+    one = client.get("/u/ann/").content.decode()
+    assert 'data-testid="total-rank">#1<' in one and 'data-testid="total-points">10<' in one
+    assert 'data-testid="totals-by-ruleset"' not in one  # one rule set: the summary says it all
+    assert "All games" not in one  # one board, named once
+
+    write([ben, ann], now, ruleset="classic")
+    two = client.get("/u/ann/").content.decode()
+    table = two.split('data-testid="totals-by-ruleset"', 1)[1].split("</table>", 1)[0]
+    assert table.count("<tr>") == 3  # a header and one row per rule set played, no board x rule set
+
+
+def test_an_unknown_player_gets_a_page_that_helps_find_them(client):
+    accounts("annabel", "ann_b")
+    response = client.get("/u/anna/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert "No such player" in page and "“anna”" in page
+    assert '<a href="/u/annabel/">annabel</a>' in page and "ann_b" not in page
+    assert 'role="search"' in page and 'action="/leaderboard/"' in page and 'value="anna"' in page
+
+
 def test_a_newcomer_has_no_history(client):
     accounts("ann")
     page = client.get("/u/ann/").content.decode()

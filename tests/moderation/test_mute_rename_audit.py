@@ -75,6 +75,20 @@ def test_the_admin_mute_action_and_unmute(player, moderator):
     assert not player.is_muted and sanctions.mute_notice(player) == ""
 
 
+def test_the_admin_says_a_username_as_it_is_written(player, moderator, site_admin):
+    """Django's admin capitalises the first letter of every message: "Troll: muted."."""
+    client = logged_in(moderator)
+    url = reverse("admin:accounts_user_changelist")
+    form = {"_selected_action": [player.pk], "apply": "1"}
+    answer = client.post(
+        url, {**form, "action": "mute", "duration": "1", "reason": "Caps lock"}, follow=True
+    )
+    page = answer.content.decode()
+    assert "troll: muted." in page and "Troll: muted." not in page
+    index = logged_in(site_admin).get(reverse("admin:index")).content.decode()
+    assert "Ledger entries" in index and "Ledger entrys" not in index
+
+
 def test_rename_replaces_the_name_everywhere_it_is_shown(paused, player, moderator):
     chat.do_chat(paused.pk, member(player), "hello")
     logged_in(moderator).post(
