@@ -142,7 +142,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     return redirect(game)
 
 
-def _with_refusal(form: F, stake_field: str, error: GameError) -> F:
+def _with_refusal(form: F, stake_field: str, error: Refusal) -> F:
     """The form as sent, with the refusal next to the stake it is about (the rule set and timer are
     choices the form has checked already); "you already have a room" is about no field."""
     about_stake = isinstance(error, NotEnoughCoins) or not isinstance(error, Conflict)

@@ -38,9 +38,9 @@ def seed() -> dict[str, list[str]]:
     from django.contrib.auth.models import Group
     from django.utils import timezone
 
-    from accounts.roles import ADMIN as ADMIN_ROLE
-    from accounts.roles import MODERATOR as MODERATOR_ROLE
-    from accounts.roles import ensure_roles
+    from accounts.moderation.roles import ADMIN as ADMIN_ROLE
+    from accounts.moderation.roles import MODERATOR as MODERATOR_ROLE
+    from accounts.moderation.roles import ensure_roles
     from games import actions
     from games.actions import chat, pauses
     from games.models import Round
