@@ -27,11 +27,13 @@ a cache impossible to get wrong, and every cache of the process follows them:
 |-----------|--------------------------|-----------------------------------------|-------------------------------|
 | STATES    | (game, round, version)   | the engine State of that version        | on commit of the action that  |
 |           |                          |                                         | computed it, or of a replay   |
-| HISTORIES | (game, round, version)   | render.History (last token, roll, log)  | on commit of the render's read|
+| HISTORIES | (game, round, version)   | live.history.History (last token, roll, | on commit of the render's read|
+|           |                          | log, kept rounds)                       |                               |
 | FRAGMENTS | "live:{game}:{viewpoint}"| (tag, names tag, HTML): newest only     | on commit of the render       |
 | ROWS      | (game, version)          | Rows: the game and seats as read        | on commit of any read of them |
-|           |                          | once committed                          | (games.actions.game_and_seats)|
-|           |                          |                                         | the newest read replacing it  |
+|           |                          | once committed                          | (games.selectors.             |
+|           |                          |                                         | game_and_seats), the newest   |
+|           |                          |                                         | read replacing it             |
 
 Each is a bounded LRU (games.recent.Recent) shared by the threads of the process. Tests empty them all
 with `clear_all`.
@@ -51,7 +53,7 @@ from .models import Game, Seat
 from .recent import Recent
 
 if TYPE_CHECKING:
-    from .render import History
+    from .live.history import History
 
 
 # Enough for every game a process serves to keep its newest versions (a state is a few hundred bytes).

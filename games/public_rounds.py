@@ -7,8 +7,11 @@ never show the room id or the chat.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .engine import fair
 from .models import Game, Round, Seat
+from .records import record_for
 
 
 def keep_round(game: Game, seats: list[Seat], places: list[int], *, how: str = "") -> Round:
@@ -32,3 +35,11 @@ def keep_round(game: Game, seats: list[Seat], places: list[int], *, how: str = "
 
 def round_by_public_id(public_id: str) -> Round | None:
     return Round.objects.select_related("game").filter(public_id=public_id).first()
+
+
+def public_record(kept: Round) -> dict[str, Any]:
+    """The kept round's record under its public id, in place of the room's id."""
+    game = kept.game
+    record = record_for(game) if kept.number == game.round else record_for(game, kept.number)
+    record["id"] = kept.public_id
+    return record

@@ -23,6 +23,7 @@ from ..errors import Conflict, GameError, GameNotFound, NotAllowed
 from ..models import ChatMessage, ChatReport, Game, Seat
 from . import core
 from .pauses import people_game
+from .state import seats_in
 
 MAX_LENGTH = ChatMessage.MAX_LENGTH
 _SPACES = re.compile(r"\s+")
@@ -67,7 +68,7 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
         raise GameError(f"A message is at most {MAX_LENGTH} characters.")
     with transaction.atomic():
         game = core.lock_game(game_id)
-        seats = core.seats_in(game)
+        seats = seats_in(game)
         refuse_banned(game, seats, actor)
         mine = seats_of(game, seats, actor)
         if not mine or not can_chat(game, seats):
@@ -113,19 +114,3 @@ def do_report(game_id: str, actor: Actor, message_id: int, reason: str = "") -> 
             )
     except IntegrityError:
         return ChatReport.objects.get(message=message, reporter_id=actor.user_id)
-
-
-def messages(game: Game, limit: int = 200) -> list[ChatMessage]:
-    shown = ChatMessage.objects.filter(game=game, hidden_at__isnull=True)  # hidden by a moderator
-    rows = shown.order_by("-created", "-pk")[:limit]
-    return list(reversed(rows))
-
-
-def reported_by(game: Game, actor: Actor) -> set[int]:
-    if actor.user_id is None:
-        return set()
-    return set(
-        ChatReport.objects.filter(message__game=game, reporter_id=actor.user_id).values_list(
-            "message_id", flat=True
-        )
-    )

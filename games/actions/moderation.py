@@ -19,9 +19,10 @@ from accounts.models import User
 from .. import broadcast
 from ..models import Action, ChatMessage, Game, Round, Seat
 from ..round_ends import RoundEnd
-from .core import lock_game, lock_games, seats_in
+from .core import lock_game, lock_games
 from .leaving import give_up_for_ban
 from .rounds import end_round
+from .state import seats_in
 
 log = logging.getLogger(__name__)
 

@@ -26,9 +26,10 @@ from ..models import Action, Game, Seat
 from ..narration import who
 from ..public_rounds import keep_round
 from ..round_ends import ENDS, PLAYED, RANKED, RoundEnd
-from .core import lock_game, record_action, reseed, save_game, seats_in
+from .core import lock_game, record_action, reseed, save_game
 from .settlement import refuse_if_staked, settle_round
 from .setup import start_round
+from .state import seats_in
 
 
 def end_round(

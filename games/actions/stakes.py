@@ -35,10 +35,12 @@ from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat, StakeRequest
 from ..narration import user_ref
 from ..round_ends import RoundEnd
-from .core import lock_game, record_action, save_game, seats_in, timer_choices
+from .clock import timer_choices
+from .core import lock_game, record_action, save_game
 from .leaving import do_abandon, refuse_if_started_since
 from .rounds import end_round
 from .setup import SeatSpec, TimerSpec, create_game, start_round
+from .state import seats_in
 
 DEFAULT_TIMER = 15
 TWO_PLAYER_RULESETS = ("twodice", "duel", "classic", "places")

@@ -11,8 +11,8 @@ from accounts.ledger.models import LedgerEntry, LedgerTransaction
 from games.staking_forms import new_key
 
 if TYPE_CHECKING:
+    from games.live.viewpoint import Viewpoint
     from games.models import Game
-    from games.render import Viewpoint
 
 register = template.Library()
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts import moderation
 from accounts.audit import AuditLog
-from games.actions import chat
+from games import selectors
 from games.models import ChatMessage, ChatReport
 from tests.games.webplay import friends_room, member
 
@@ -152,7 +152,7 @@ def test_hiding_a_reported_message_takes_it_out_of_the_chat(room, player, modera
     client = logged_in(moderator)
     url = reverse("admin:games_chatreport_change", args=[entry.pk])
     client.post(url, {"resolution": "hidden", "duration": "", "note": "Slur"})
-    assert [m.pk for m in chat.messages(game)] == [kept.pk]
+    assert [m.pk for m in selectors.chat_messages(game)] == [kept.pk]
     bad.refresh_from_db()
     assert bad.hidden_by == moderator and bad.text == "slur"  # kept for the record
     entry.refresh_from_db()
