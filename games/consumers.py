@@ -25,8 +25,15 @@ from .actions import stakes
 from .broadcast import group_name
 from .errors import Banned, GameError
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
-from .live.chat_panel import render_chat_hidden, render_chat_log, render_chat_message
-from .live.fragments import render_live, render_socket_name, render_toast, shared_fragment
+from .live.fragments import (
+    render_chat_hidden,
+    render_chat_log,
+    render_chat_message,
+    render_live,
+    render_socket_name,
+    render_toast,
+    shared_fragment,
+)
 from .live.viewpoint import Viewpoint, viewpoint_for
 from .models import ChatMessage, Game
 

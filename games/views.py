@@ -23,8 +23,8 @@ from .actors import Actor, actor_for
 from .errors import GameError
 from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm, RoundForm, SetupForm
 from .htmx import HtmxHttpRequest
-from .live.chat_panel import chat_context
 from .live.fragments import render_live, with_page_token
+from .live.presenter import chat_context
 from .live.viewpoint import viewpoint_for
 from .models import Game, Seat
 from .records import record_for

@@ -1,6 +1,6 @@
 """The HTML the game page is sent: the #game-live fragment of a viewpoint (rendered once per version and
-presence in each process, however many of its connections show it), and the small pieces a socket
-sends besides (its name, a toast).
+presence in each process, however many of its connections show it), the chat's pieces (the whole log, a
+new message, a hidden one), and the small pieces a socket sends besides (its name, a toast).
 
 The fragments are kept in the process (games.caches.FRAGMENTS), one per (game, viewpoint), tagged with
 what they were rendered from; only the newest is ever read again, so a new version replaces the last.
@@ -22,10 +22,11 @@ from django.utils.html import escape
 
 from .. import caches, presence
 from ..actions import stakes
+from ..actors import Actor
 from ..broadcast import epoch_ms, fragment_tag
-from ..models import Game, Seat
+from ..models import ChatMessage, Game, Seat
 from .history import display_names, history_of
-from .presenter import live_context
+from .presenter import chat_context, live_context
 from .viewpoint import Viewpoint
 
 
@@ -117,3 +118,24 @@ def render_socket_name(channel_name: str) -> str:
 
 def render_toast(message: str) -> str:
     return render_to_string("games/_toast.html", {"message": message})
+
+
+def render_chat_log(game: Game, seats: list[Seat], actor: Actor) -> str:
+    """The whole chat log with hx-swap-oob (empty string where there is no chat)."""
+    context = chat_context(game, seats, actor)
+    if not context["chat_enabled"]:
+        return ""
+    return render_to_string("games/_chat_log.html", {**context, "oob": True})
+
+
+def render_chat_message(message: ChatMessage, actor: Actor) -> str:
+    """One new message, appended to the log by htmx's out-of-band swap."""
+    li = render_to_string(
+        "games/_chat_message.html", {"m": message, "viewer_id": actor.user_id, "reported": set()}
+    )
+    return f'<ol hx-swap-oob="beforeend:#chat-log">{li}</ol>'
+
+
+def render_chat_hidden(message_id: int) -> str:
+    """Removes a message a moderator hid from the page (htmx's out-of-band delete)."""
+    return render_to_string("games/_chat_hidden.html", {"id": message_id})

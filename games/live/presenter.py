@@ -1,7 +1,8 @@
-"""What the live board shows a viewpoint: the template context of templates/games/_live.html (the
-seats' cards, the dice, the tokens that may move and how, the log, the clock, the buttons), worked out
-from the game, its seats, the engine state, the log's history and who is connected. No HTML here
-(games.live.fragments renders and caches it), and nothing written.
+"""What the live part of the game page shows: the template context of the board for a viewpoint
+(templates/games/_live.html: the seats' cards, the dice, the tokens that may move and how, the log, the
+clock, the buttons), worked out from the game, its seats, the engine state, the log's history and who
+is connected; and that of the chat panel for a viewer. No HTML here (games.live.fragments renders it),
+and nothing written.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 
+from accounts.moderation import mute_notice_for
 from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
-from .. import actions, engine, selectors
-from ..actions import pauses
+from .. import actions, actors, engine, selectors
+from ..actions import chat, pauses
+from ..actors import Actor
 from ..board_view import board_context
 from ..broadcast import epoch_ms
 from ..engine.state import State
@@ -283,3 +286,26 @@ def _question(options: list[dict]) -> str:
     if len(dice) > 1:
         return "Which number?"
     return "Which move?"
+
+
+# --- chat ----------------------------------------------------------------------------------------------
+
+
+def chat_context(game: Game, seats: list[Seat], actor: Actor) -> dict:
+    """What the chat panel needs (game.html, and the WebSocket's whole-log resync)."""
+
+    # Every room with two or more places for people shows the panel, from the waiting room on (the page
+    # around the live board is not re-rendered when guests arrive); the service decides who may write.
+    people_places = sum(1 for s in seats if s.kind in (Seat.Kind.HUMAN, Seat.Kind.OPEN))
+    enabled = game.mode == Game.Mode.FRIENDS and people_places >= 2
+    return {
+        "game": game,
+        "chat_enabled": enabled,
+        "chat_open": chat.chat_open(game),
+        "chat_player": bool(actors.seats_of(game, seats, actor)),
+        "chat_messages": selectors.chat_messages(game) if enabled else [],
+        "viewer_id": actor.user_id,
+        "reported": selectors.reported_by(game, actor) if enabled else set(),
+        # A muted player sees until when and why before they type.
+        "muted": mute_notice_for(actor.user_id) if enabled else "",
+    }
