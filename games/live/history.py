@@ -1,29 +1,18 @@
 """What a board shows from the action log and the finished rounds, and the names it shows now: reads,
 done once per version and process for all its viewpoints (the mover's POST answer, the other seats',
-the spectators'), kept in games.caches.HISTORIES.
+the spectators'), kept in games.caches.HISTORIES as a `caches.History`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib.auth import get_user_model
 
 from .. import caches
+from ..caches import History
 from ..models import Action, Game, Round, Seat
 from ..narration import referenced_users
 
 LOG_LENGTH = 40
-
-
-@dataclass(frozen=True)
-class History:
-    """What the board shows from the action log and the finished rounds."""
-
-    last_token: tuple | None  # the token moved last this round (highlighted)
-    last_roll: tuple[int, ...]  # this round's last roll
-    log: tuple[tuple, ...]  # (seq, kind, text) of the newest narrated actions, newest first
-    rounds: tuple[int, ...]  # numbers of the rounds kept for replay
 
 
 def history_of(game: Game) -> History:
