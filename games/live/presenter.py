@@ -105,7 +105,69 @@ def live_context(
     history = history_of(game)
     if names is None:
         names = display_names(game, seats, history)
-    last_token = history.last_token
+    options_by_token, targets = _move_options(state, mine_legal)
+    board = board_context(
+        tokens,
+        ruleset=game.ruleset,
+        movable={(m.colour, m.index) for m in mine_legal},
+        targets=targets,
+        last_moved=history.last_token,
+    )
+    token_buttons = []
+    if my_turn and turn is not None:
+        token_buttons = _token_buttons(seats, turn, tokens, options_by_token)
+    outcomes = round_outcomes(game.pk, game.round) if game.status == Game.Status.FINISHED else {}
+    seat_views = [_seat_view(game, s, state, turn, connected, vp, places, outcomes) for s in seats]
+    waiting = (
+        actions.waiting_for(game, seats, here=connected)
+        if game.status == Game.Status.PLAYING
+        else []
+    )
+    dice = list(state.dice) if state is not None else []
+    host_seats = []
+    if game.status == Game.Status.OPEN and vp.host:
+        host_seats = [s for s in seats if s.kind in (Seat.Kind.OPEN, Seat.Kind.COMPUTER)]
+    return {
+        **_clock_context(game, seats, vp, turn),
+        "game": game,
+        "vp": vp,
+        "seats": seat_views,
+        "turn": turn,
+        "turn_name": turn.display_name if turn else "",
+        "my_turn": my_turn,
+        "can_roll": can_roll,
+        "awaiting": state.awaiting if state is not None else "",
+        "dice": dice,
+        "distinct_dice": len(set(dice)) > 1,
+        "last_roll": list(history.last_roll),
+        "dice_count": engine.ruleset(game.ruleset).DICE,
+        "rolls_owed": state.rolls if state is not None else 0,
+        "token_buttons": token_buttons,
+        "any_move": bool(mine_legal),
+        "single_move": _single_move(options_by_token),
+        "waiting": waiting,
+        "waiting_names": ", ".join(s.display_name for s in waiting),
+        "handover": _handover(game, vp, waiting),
+        "log": [(seq, kind, shown(text, names)) for seq, kind, text in history.log],
+        "message": shown(game.message, names),
+        "host_seats": host_seats,
+        "open_seats": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
+        "votes": game.new_round_votes or [],
+        "my_vote": any(i in (game.new_round_votes or []) for i in vp.seats),
+        "seed_editable": vp.is_player and game.nonce == 0 and not game.is_over,
+        "my_seed_seats": [s for s in seats if s.index in vp.seats],
+        "rounds": list(history.rounds),
+        "urls": _urls(game),
+        "debug": settings.DEBUG,
+        **board,
+    }
+
+
+def _move_options(
+    state: State | None, mine_legal: Collection[engine.Move]
+) -> tuple[dict[str, list[dict]], list[dict]]:
+    """The ways each of the viewer's tokens may move ({"colour:index": [option, ...]}, each labelled
+    for the chooser) and the board's move targets."""
     options_by_token: dict[str, list[dict]] = {}
     targets = []
     for m in mine_legal:
@@ -124,118 +186,86 @@ def live_context(
         targets.append(
             {"colour": m.colour, "index": m.index, "to": m.to, "die": m.die, "pair": m.pair}
         )
-    board = board_context(
-        tokens,
-        ruleset=game.ruleset,
-        movable={(m.colour, m.index) for m in mine_legal},
-        targets=targets,
-        last_moved=last_token,
-    )
-    token_buttons = []
-    if my_turn and turn is not None:
-        for seat in seats:
-            if seat.index != turn.index:
-                continue
-            for colour in seat.colours:
-                for i, progress in enumerate(tokens.get(colour, [])):
-                    key = f"{colour}:{i}"
-                    opts = options_by_token.get(key, [])
-                    token_buttons.append(
-                        {
-                            "colour": colour,
-                            "index": i,
-                            "label": i + 1,
-                            "key": key,
-                            "options": opts,
-                            "options_json": json.dumps(opts),
-                            "movable": bool(opts),
-                            "where": _where(progress),
-                            "choose": len(opts) > 1,
-                            "question": _question(opts),
-                        }
-                    )
-    outcomes = round_outcomes(game.pk, game.round) if game.status == Game.Status.FINISHED else {}
-    seat_views = [_seat_view(game, s, state, turn, connected, vp, places, outcomes) for s in seats]
-    waiting = (
-        actions.waiting_for(game, seats, here=connected)
-        if game.status == Game.Status.PLAYING
-        else []
-    )
-    handover = []
-    if vp.is_player and waiting:
-        for s in waiting:
-            if s.index in vp.seats:
-                continue
-            handover.append(
-                {
-                    "index": s.index,
-                    "name": s.display_name,
-                    "since": (s.last_seen or game.started).isoformat(),  # type: ignore[union-attr]  # a game in play has started
-                    "after": actions.ABSENT_HANDOVER_SECONDS,
-                }
-            )
-    dice = list(state.dice) if state is not None else []
-    host_seats = []
-    if game.status == Game.Status.OPEN and vp.host:
-        host_seats = [s for s in seats if s.kind in (Seat.Kind.OPEN, Seat.Kind.COMPUTER)]
-    single = None
+    return options_by_token, targets
+
+
+def _token_buttons(
+    seats: list[Seat], turn: Seat, tokens: dict, options_by_token: dict[str, list[dict]]
+) -> list[dict[str, Any]]:
+    """A button per token of the seat to act, with its options (the keyboard's and the chooser's)."""
+    buttons = []
+    for seat in seats:
+        if seat.index != turn.index:
+            continue
+        for colour in seat.colours:
+            for i, progress in enumerate(tokens.get(colour, [])):
+                key = f"{colour}:{i}"
+                opts = options_by_token.get(key, [])
+                buttons.append(
+                    {
+                        "colour": colour,
+                        "index": i,
+                        "label": i + 1,
+                        "key": key,
+                        "options": opts,
+                        "options_json": json.dumps(opts),
+                        "movable": bool(opts),
+                        "where": _where(progress),
+                        "choose": len(opts) > 1,
+                        "question": _question(opts),
+                    }
+                )
+    return buttons
+
+
+def _single_move(options_by_token: dict[str, list[dict]]) -> str | None:
+    """The one move the viewer can make, as JSON, if there is exactly one."""
     all_opts = [(k, o) for k, opts in options_by_token.items() for o in opts]
-    if len(all_opts) == 1:
-        k, o = all_opts[0]
-        colour, index = k.split(":")
-        single = json.dumps(
-            {"colour": colour, "index": int(index), "die": o["die"], "pair": o["pair"]}
-        )
-    return {
-        **_clock_context(game, seats, vp, turn),
-        "game": game,
-        "vp": vp,
-        "seats": seat_views,
-        "turn": turn,
-        "turn_name": turn.display_name if turn else "",
-        "my_turn": my_turn,
-        "can_roll": can_roll,
-        "awaiting": state.awaiting if state is not None else "",
-        "dice": dice,
-        "distinct_dice": len(set(dice)) > 1,
-        "last_roll": list(history.last_roll),
-        "dice_count": engine.ruleset(game.ruleset).DICE,
-        "rolls_owed": state.rolls if state is not None else 0,
-        "token_buttons": token_buttons,
-        "any_move": bool(mine_legal),
-        "single_move": single,
-        "waiting": waiting,
-        "waiting_names": ", ".join(s.display_name for s in waiting),
-        "handover": handover,
-        "log": [(seq, kind, shown(text, names)) for seq, kind, text in history.log],
-        "message": shown(game.message, names),
-        "host_seats": host_seats,
-        "open_seats": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
-        "votes": game.new_round_votes or [],
-        "my_vote": any(i in (game.new_round_votes or []) for i in vp.seats),
-        "seed_editable": vp.is_player and game.nonce == 0 and not game.is_over,
-        "my_seed_seats": [s for s in seats if s.index in vp.seats],
-        "rounds": list(history.rounds),
-        "urls": {
-            "roll": reverse("game_roll", args=[game.pk]),
-            "move": reverse("game_move", args=[game.pk]),
-            "resign": reverse("game_resign", args=[game.pk]),
-            "new_round": reverse("game_new_round", args=[game.pk]),
-            "join": reverse("game_join", args=[game.pk]),
-            "start": reverse("game_start", args=[game.pk]),
-            "seat": reverse("game_seat", args=[game.pk]),
-            "seed": reverse("game_seed", args=[game.pk]),
-            "takeover": reverse("game_takeover", args=[game.pk]),
-            "pause": reverse("game_pause", args=[game.pk]),
-            "resume": reverse("game_resume", args=[game.pk]),
-            "back": reverse("game_back", args=[game.pk]),
-            "leave": reverse("game_leave", args=[game.pk]),
-            "record": reverse("game_record", args=[game.pk]),
-            "page": reverse("game", args=[game.pk]),
-        },
-        "debug": settings.DEBUG,
-        **board,
-    }
+    if len(all_opts) != 1:
+        return None
+    k, o = all_opts[0]
+    colour, index = k.split(":")
+    return json.dumps({"colour": colour, "index": int(index), "die": o["die"], "pair": o["pair"]})
+
+
+def _handover(game: Game, vp: Viewpoint, waiting: list[Seat]) -> list[dict[str, Any]]:
+    """The absent players a player may hand to the computer (once they have been away long enough)."""
+    if not vp.is_player:
+        return []
+    return [
+        {
+            "index": s.index,
+            "name": s.display_name,
+            "since": (s.last_seen or game.started).isoformat(),  # type: ignore[union-attr]  # a game in play has started
+            "after": actions.ABSENT_HANDOVER_SECONDS,
+        }
+        for s in waiting
+        if s.index not in vp.seats
+    ]
+
+
+# The board's forms post to these (games/urls.py), keyed as the template names them.
+_URL_NAMES = {
+    "roll": "game_roll",
+    "move": "game_move",
+    "resign": "game_resign",
+    "new_round": "game_new_round",
+    "join": "game_join",
+    "start": "game_start",
+    "seat": "game_seat",
+    "seed": "game_seed",
+    "takeover": "game_takeover",
+    "pause": "game_pause",
+    "resume": "game_resume",
+    "back": "game_back",
+    "leave": "game_leave",
+    "record": "game_record",
+    "page": "game",
+}
+
+
+def _urls(game: Game) -> dict[str, str]:
+    return {key: reverse(name, args=[game.pk]) for key, name in _URL_NAMES.items()}
 
 
 def _clock_context(game: Game, seats: list[Seat], vp: Viewpoint, turn: Seat | None) -> dict:
