@@ -2,7 +2,7 @@
 
 Actions queue these with `transaction.on_commit`; consumers call the async forms. Each event names what
 changed and carries no HTML: every consumer renders its own viewer's fragment (shared per version and
-viewpoint through games.render). A push that fails is logged, never raised: the change is saved, and a
+viewpoint through games.live.fragments). A push that fails is logged, never raised: the change is saved, and a
 viewer whose page missed a version sees the gap and resyncs.
 """
 

@@ -27,11 +27,13 @@ a cache impossible to get wrong, and every cache of the process follows them:
 |-----------|--------------------------|-----------------------------------------|-------------------------------|
 | STATES    | (game, round, version)   | the engine State of that version        | on commit of the action that  |
 |           |                          |                                         | computed it, or of a replay   |
-| HISTORIES | (game, round, version)   | render.History (last token, roll, log)  | on commit of the render's read|
+| HISTORIES | (game, round, version)   | History (last token, roll, log, kept    | on commit of the render's read|
+|           |                          | rounds)                                 | (games.live.history)          |
 | FRAGMENTS | "live:{game}:{viewpoint}"| (tag, names tag, HTML): newest only     | on commit of the render       |
 | ROWS      | (game, version)          | Rows: the game and seats as read        | on commit of any read of them |
-|           |                          | once committed                          | (games.actions.game_and_seats)|
-|           |                          |                                         | the newest read replacing it  |
+|           |                          | once committed                          | (games.selectors.             |
+|           |                          |                                         | game_and_seats), the newest   |
+|           |                          |                                         | read replacing it             |
 
 Each is a bounded LRU (games.recent.Recent) shared by the threads of the process. Tests empty them all
 with `clear_all`.
@@ -41,7 +43,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -50,12 +52,19 @@ from . import engine
 from .models import Game, Seat
 from .recent import Recent
 
-if TYPE_CHECKING:
-    from .render import History
-
-
 # Enough for every game a process serves to keep its newest versions (a state is a few hundred bytes).
 STATES: Recent[tuple[str, int, int], engine.State] = Recent(2048)
+
+
+@dataclass(frozen=True)
+class History:
+    """What a board shows from the action log and the finished rounds (games.live.history reads it)."""
+
+    last_token: tuple | None  # the token moved last this round (highlighted)
+    last_roll: tuple[int, ...]  # this round's last roll
+    log: tuple[tuple, ...]  # (seq, kind, text) of the newest narrated actions, newest first
+    rounds: tuple[int, ...]  # numbers of the rounds kept for replay
+
 
 # Each version appends one action (its seq is the version) and the log is never rewritten, so a
 # version's history never changes.

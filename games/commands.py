@@ -19,7 +19,7 @@ from django import forms as django_forms
 
 from accounts.moderation import reports
 
-from . import actions, forms
+from . import actions, forms, selectors
 from .actions import chat, pauses, timers
 from .actors import Actor, owns, seats_of
 from .errors import GameError, GameNotFound, NotAllowed
@@ -102,7 +102,7 @@ def check_asker(
 ) -> None:
     """Refuse, without locking anything, someone who has no seat in the game and is not its owner
     (`seen`: the game and its seats as the caller read them, unlocked, if it did)."""
-    game, seats = seen if seen is not None else actions.game_and_seats(game_id)
+    game, seats = seen if seen is not None else selectors.game_and_seats(game_id)
     if game is None:
         raise GameNotFound(NO_GAME)
     if command.open_to_watchers or owns(game, actor):

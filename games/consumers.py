@@ -20,13 +20,11 @@ from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat.client_json import BadJson, parse_frame
 from ludopat.worker_threads import db_call
 
-from . import actions, actors, broadcast, commands, presence, throttle
+from . import actions, actors, broadcast, commands, presence, selectors, throttle
 from .broadcast import group_name
 from .errors import Banned, GameError
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
-from .models import ChatMessage, Game
-from .render import (
-    Viewpoint,
+from .live.fragments import (
     render_chat_hidden,
     render_chat_log,
     render_chat_message,
@@ -34,8 +32,9 @@ from .render import (
     render_socket_name,
     render_toast,
     shared_fragment,
-    viewpoint_for,
 )
+from .live.viewpoint import Viewpoint, viewpoint_for
+from .models import ChatMessage, Game
 from .staking.rematch import invited_seats
 
 REFUSED = 4404  # no such game: the page's link is wrong; the client must not retry
@@ -111,7 +110,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
 
     @db_call
     def _identify(self) -> bool:
-        game, seats = actions.game_and_seats(self.game_id)
+        game, seats = selectors.game_and_seats(self.game_id)
         if game is None:
             return False
         session = self.scope.get("session")
@@ -207,7 +206,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
 
     @db_call
     def _render_chat_log(self) -> str:
-        game, seats = actions.game_and_seats(self.game_id)
+        game, seats = selectors.game_and_seats(self.game_id)
         if game is None:
             return ""
         return render_chat_log(game, seats, self.actor)
@@ -274,9 +273,9 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
     @db_call
     def _render(self, notice: str = "", version: int | None = None) -> tuple[str | None, int]:
         if version is None:
-            game, seats = actions.game_and_seats(self.game_id)
+            game, seats = selectors.game_and_seats(self.game_id)
         else:
-            game, seats = actions.game_and_seats_at(self.game_id, version)
+            game, seats = selectors.game_and_seats_at(self.game_id, version)
         if game is None:
             return None, -1
         self.viewpoint = viewpoint_for(game, seats, self.actor)

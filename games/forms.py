@@ -162,7 +162,7 @@ class FriendsRoomForm(SetupForm):
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        from .actions.core import PAUSE_COUNT_CHOICES, pause_seconds_choices, timer_choices
+        from .actions.clock import PAUSE_COUNT_CHOICES, pause_seconds_choices, timer_choices
 
         super().__init__(*args, **kwargs)
         self.fields["timer"].choices = [  # type: ignore[attr-defined]  # a ChoiceField

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, cast
 import redis
 from django.conf import settings
 
+from .task_queue import send_task
+
 if TYPE_CHECKING:
     from .actors import Actor
     from .models import Game, Seat
@@ -128,8 +130,6 @@ def _closed(game_id: str, seat_ids: set[int]) -> None:
 def _tell_when_away(game_id: str) -> None:
     """Queue the push that shows the seats away once the grace is over (if nobody came back, the
     boards rendered then say so; if someone did, they show them here)."""
-    from .actions.core import send_task
-
     send_task("games.tasks.presence_lapsed", (game_id,), countdown=closed_grace() + 0.5)
 
 

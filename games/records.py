@@ -120,3 +120,11 @@ def _sha(seed: str) -> str:
     from .engine.fair import commitment
 
     return commitment(seed)
+
+
+def public_record(kept: Round) -> dict[str, Any]:
+    """The kept round's record under its public id, in place of the room's id."""
+    game = kept.game
+    record = record_for(game) if kept.number == game.round else record_for(game, kept.number)
+    record["id"] = kept.public_id
+    return record

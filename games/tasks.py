@@ -25,7 +25,7 @@ def bot_turn(game_id: str, version: int) -> bool:
 @shared_task(ignore_result=True)
 def game_deadline(game_id: str, version: int) -> bool:
     """The deadline set at `version` has come: the bot plays for the seat, or the pause ends."""
-    return timers.do_deadline(game_id, version)
+    return timers.do_deadline(game_id, version=version)
 
 
 @shared_task(ignore_result=True)

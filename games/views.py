@@ -18,14 +18,16 @@ from django.views.decorators.http import require_GET, require_POST
 from ludopat.client_json import BadJson, action_fields
 from ludopat.next_url import next_in
 
-from . import actions, broadcast, commands, presence, throttle
+from . import actions, broadcast, commands, presence, selectors, throttle
 from .actors import Actor, actor_for
 from .errors import GameError
 from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm, RoundForm, SetupForm
 from .htmx import HtmxHttpRequest
+from .live.fragments import render_live, with_page_token
+from .live.presenter import chat_context
+from .live.viewpoint import viewpoint_for
 from .models import Game, Seat
 from .records import record_for
-from .render import chat_context, render_live, viewpoint_for, with_page_token
 
 # Keyed by the mode as the URL gives it (a Game.Mode value is that string).
 MODE_FORMS: dict[str, type[SetupForm]] = {
@@ -107,7 +109,7 @@ def new_game(request: HtmxHttpRequest, mode: str) -> HttpResponse:
 
 
 def _load(game_id: str) -> tuple[Game | None, list[Seat]]:
-    return actions.game_and_seats(game_id)
+    return selectors.game_and_seats(game_id)
 
 
 @require_GET

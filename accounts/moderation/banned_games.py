@@ -11,8 +11,9 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from accounts.models import User
-from games.actions.core import lock_games, seats_in
+from games.actions.core import lock_games
 from games.actions.leaving import give_up_for_ban
+from games.actions.state import seats_in
 from games.models import Game, Seat
 
 log = logging.getLogger(__name__)

@@ -8,8 +8,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from accounts.models import User
-from games.actions.core import lock_game, seats_in
+from games.actions.core import lock_game
 from games.actions.rounds import end_round
+from games.actions.state import seats_in
 from games.models import Action, Game, Round
 from games.round_ends import RoundEnd
 from leaderboard.models import Result

@@ -6,7 +6,9 @@ writes the Action log entry and the new state, bumps `version`, and only after t
 viewers (games.broadcast) and queues the system's next action (a computer's turn, a deadline). Any process
 may call these: a web view for a click, the consumer for a `ws-send`, a Celery worker for a bot turn.
 
-    core      engine state, seeds, lock / record / save, the clock, the computer's backup deadline
+    state     the seats and the engine state an action starts from, whose turn it is
+    clock     timer choices, deadlines, the computer's backup deadline, queueing their tasks
+    core      seeds, lock / check / record / save and telling the viewers on commit
     setup     creating games, joining rooms, seats, the start of a round
     turns     rolls and moves, the computer's turns
     rounds    end_round (the one call that ends a round) and new rounds
@@ -15,12 +17,11 @@ may call these: a web view for a click, the consumer for a `ws-send`, a Celery w
     timers    deadlines and the sweeper; "I'm back"
     pauses    pauses in timed games
     chat      the chat of games between people
-    reading   queries for pages (games to continue, a game with its seats)
 
 Errors are GameError subclasses (games.errors) carrying the HTTP status a view should answer with and a
 sentence a player can read; nothing is written when one is raised. Modules import one another only
-downwards (core <- setup <- rounds <- turns <- timers), and tasks are queued by name, so there is no
-import circle.
+downwards (state <- clock <- core <- setup <- rounds <- turns <- timers), and tasks are queued by name,
+so there is no import circle. Reads that write nothing (what pages show) are games.selectors.
 """
 
 from __future__ import annotations
@@ -33,17 +34,9 @@ from .absence import (
     seat_connected,
     seat_disconnected,
 )
-from .core import (
-    engine_state,
-    is_timed,
-    lock_game,
-    seat_of_player,
-    seats_in,
-    timer_choices,
-    turn_seat,
-)
+from .clock import is_timed, timer_choices
+from .core import lock_game
 from .leaving import do_abandon, do_leave, do_resign
-from .reading import game_and_seats, game_and_seats_at, unfinished_games
 from .rounds import do_new_round, end_round, finish_round
 from .setup import (
     SeatSpec,
@@ -55,6 +48,7 @@ from .setup import (
     do_start,
     seat_colours,
 )
+from .state import engine_state, seat_of_player, seats_in, turn_seat
 from .turns import do_bot_turn, do_move, do_roll, waiting_for
 
 __all__ = [
@@ -79,8 +73,6 @@ __all__ = [
     "end_round",
     "engine_state",
     "finish_round",
-    "game_and_seats",
-    "game_and_seats_at",
     "is_timed",
     "lock_game",
     "seat_colours",
@@ -90,6 +82,5 @@ __all__ = [
     "seats_in",
     "timer_choices",
     "turn_seat",
-    "unfinished_games",
     "waiting_for",
 ]

@@ -14,20 +14,11 @@ from ..errors import Conflict
 from ..models import Action, Game, Seat
 from ..narration import who
 from ..round_ends import RoundEnd
-from .core import (
-    act_at,
-    check_playing,
-    engine_state,
-    is_timed,
-    lock_game,
-    record_action,
-    save_game,
-    schedule_deadline_on_commit,
-    seats_in,
-    turn_seat,
-)
+from .clock import act_at, is_timed, schedule_deadline_on_commit
+from .core import check_playing, lock_game, record_action, save_game
 from .rounds import end_round
 from .setup import seat_at
+from .state import engine_state, seats_in, turn_seat
 
 ABSENT_HANDOVER_SECONDS = 120
 DESERTED_SECONDS = 60  # a staked game no player has been at for this long is void

@@ -27,6 +27,7 @@ from ..errors import Conflict, GameError, NotAllowed
 from ..models import ChatMessage, Game, Seat
 from . import core
 from .pauses import people_game
+from .state import seats_in
 
 MAX_LENGTH = ChatMessage.MAX_LENGTH
 _SPACES = re.compile(r"\s+")
@@ -101,7 +102,7 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
         raise GameError(f"A message is at most {MAX_LENGTH} characters.")
     with transaction.atomic():
         game = core.lock_game(game_id)
-        seats = core.seats_in(game)
+        seats = seats_in(game)
         refuse_banned(game, seats, actor)
         mine = seats_of(game, seats, actor)
         if not mine:
@@ -127,17 +128,3 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
         game_pk, message_pk = game.pk, message.pk
         transaction.on_commit(lambda: broadcast.chat_message(game_pk, message_pk))
         return message
-
-
-def messages(game: Game, limit: int = 200) -> list[ChatMessage]:
-    shown = ChatMessage.objects.filter(game=game, hidden_at__isnull=True)  # hidden by a moderator
-    rows = shown.order_by("-created", "-pk")[:limit]
-    return list(reversed(rows))
-
-
-def reported_by(game: Game, actor: Actor) -> set[int]:
-    if actor.user_id is None:
-        return set()
-    # Through the reports' relation: the report model is moderation's, above this module.
-    reported = ChatMessage.objects.filter(game=game, reports__reporter_id=actor.user_id)
-    return set(reported.values_list("pk", flat=True))

@@ -17,8 +17,9 @@ from django.utils import timezone
 from ..errors import GameNotFound
 from ..models import Action, Game
 from ..round_ends import RoundEnd
-from .core import lock_game, seats_in
+from .core import lock_game
 from .rounds import end_round
+from .state import seats_in
 
 SOLO_IDLE = timedelta(days=30)  # against the computer, pass & play
 WAITING_IDLE = timedelta(hours=24)  # a room waiting for players

@@ -9,16 +9,9 @@ from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import who
 from ..round_ends import RoundEnd
-from .core import (
-    check_playing,
-    engine_state,
-    lock_game,
-    record_action,
-    save_game,
-    seats_in,
-    turn_seat,
-)
+from .core import check_playing, lock_game, record_action, save_game
 from .rounds import end_round, gave_up_last
+from .state import engine_state, seats_in, turn_seat
 
 STARTED_SINCE = "The game has started: use Resign to give it up."
 

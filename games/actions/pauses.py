@@ -12,36 +12,19 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from .. import selectors
 from ..actors import Actor, playing_seats, refuse_banned
 from ..errors import Conflict
 from ..models import Action, Game, Pause, Seat
 from ..narration import who
-from . import core
+from . import clock, core
+from .state import engine_state, seats_in
 
 
 def people_game(game: Game, seats: list[Seat]) -> bool:
     """A room where at least two people play (chat and pauses exist only there)."""
     return (
         game.mode == Game.Mode.FRIENDS and sum(1 for s in seats if s.kind == Seat.Kind.HUMAN) >= 2
-    )
-
-
-def pauses_used(game: Game, seat: Seat) -> int:
-    return Pause.objects.filter(game=game, round=game.round, seat=seat).count()
-
-
-def pauses_left(game: Game, seat: Seat) -> int:
-    return max(0, game.pauses_per_player - pauses_used(game, seat))
-
-
-def current_pause(game: Game) -> Pause | None:
-    if not game.is_paused:
-        return None
-    return (
-        Pause.objects.filter(game=game, ended__isnull=True)
-        .select_related("seat__user")
-        .order_by("-started")
-        .first()
     )
 
 
@@ -58,13 +41,13 @@ def do_pause(game_id: str, actor: Actor) -> Pause:
         if game.is_over:
             raise Conflict("This game is over: there is nothing to pause.")
         core.check_playing(game)
-        seats = core.seats_in(game)
+        seats = seats_in(game)
         seat = _my_seat(game, seats, actor)
-        if not core.is_timed(game) or not people_game(game, seats):
+        if not clock.is_timed(game) or not people_game(game, seats):
             raise Conflict("Pauses are for timed games between people.")
         if game.is_paused:
             raise Conflict("The game is already paused.")
-        used = pauses_used(game, seat)
+        used = selectors.pauses_used(game, seat)
         if used >= game.pauses_per_player:
             raise Conflict(
                 f"You have no pause left ({game.pauses_per_player} per game)."
@@ -89,7 +72,7 @@ def do_pause(game_id: str, actor: Actor) -> Pause:
         )
         game.message = text
         core.record_action(game, Action.Kind.PAUSE, seat, {"remaining_ms": remaining}, text)
-        core.save_game(game, core.engine_state(game))
+        core.save_game(game, engine_state(game))
         return pause
 
 
@@ -98,7 +81,7 @@ def do_resume(game_id: str, actor: Actor) -> Game:
     with transaction.atomic():
         game = core.lock_game(game_id)
         core.check_playing(game)
-        seats = core.seats_in(game)
+        seats = seats_in(game)
         seat = _my_seat(game, seats, actor)
         if not game.is_paused:
             raise Conflict("The game is not paused.")
@@ -108,9 +91,9 @@ def do_resume(game_id: str, actor: Actor) -> Game:
 
 def end_pause(game: Game, seat: Seat | None, seats: list[Seat] | None = None) -> None:
     """End the running pause (the game row is locked): resumed by `seat`, or run out (None)."""
-    seats = seats if seats is not None else core.seats_in(game)
+    seats = seats if seats is not None else seats_in(game)
     now = timezone.now()
-    pause = current_pause(game)
+    pause = selectors.current_pause(game)
     remaining = (game.paused_remaining_ms or 0) / 1000
     if pause is not None:
         pause.ended, pause.ended_by = now, seat
@@ -119,6 +102,6 @@ def end_pause(game: Game, seat: Seat | None, seats: list[Seat] | None = None) ->
     text = f"{who(seat)} resumed the game." if seat else "The pause is over."
     game.message = text
     core.record_action(game, Action.Kind.RESUME, seat, {}, text)
-    state = core.engine_state(game)
-    core.arm_timer(game, seats, state, remaining=remaining)
+    state = engine_state(game)
+    clock.arm_timer(game, seats, state, remaining=remaining)
     core.save_game(game, state)

@@ -26,8 +26,9 @@ from ..narration import who
 from ..public_rounds import keep_round
 from ..round_end_handlers import EndedRound, run_handlers
 from ..round_ends import ENDS, PLAYED, RANKED, RoundEnd
-from .core import lock_game, record_action, reseed, save_game, seats_in
+from .core import lock_game, record_action, reseed, save_game
 from .setup import start_round
+from .state import seats_in
 
 
 def end_round(

@@ -13,22 +13,9 @@ from ..actors import Actor, controls, owns, refuse_banned, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import user_ref, who
-from .core import (
-    CLIENT_SEED_RE,
-    PAUSE_COUNT_CHOICES,
-    arm_timer,
-    check_version,
-    lock_game,
-    pause_seconds_choices,
-    players_of,
-    record_action,
-    reseed,
-    save_game,
-    seat_of_player,
-    seats_in,
-    stop_clock,
-    timer_choices,
-)
+from .clock import PAUSE_COUNT_CHOICES, arm_timer, pause_seconds_choices, stop_clock, timer_choices
+from .core import CLIENT_SEED_RE, check_version, lock_game, record_action, reseed, save_game
+from .state import players_of, seat_of_player, seats_in
 
 
 def seat_colours(ruleset: str, count: int) -> list[list[str]]:

@@ -20,7 +20,8 @@ from ..actors import Actor, playing_seats, refuse_banned
 from ..errors import Conflict
 from ..models import Action, Game, Seat
 from ..narration import who
-from . import absence, core, pauses
+from . import absence, clock, core, pauses
+from .state import engine_state, seats_in, turn_seat
 from .turns import play_computer_turn, play_for
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 BOT_LEVEL = "strong"  # the bot that plays for people in timed rooms
 
 
-def do_deadline(game_id: str, version: int | None = None) -> bool:
+def do_deadline(game_id: str, *, version: int | None = None) -> bool:
     """Act on the game's deadline if it has passed (and, for a task, the game is still at `version`).
 
     True if something happened (the bot played or a pause ended).
@@ -45,21 +46,21 @@ def do_deadline(game_id: str, version: int | None = None) -> bool:
             # back at the deadline; one whose deadline moved later finds a newer version then.
             if version is not None:
                 game_id, deadline = game.pk, game.deadline
-                transaction.on_commit(lambda: core.schedule_deadline(game_id, version, deadline))
+                transaction.on_commit(lambda: clock.schedule_deadline(game_id, version, deadline))
             return False
         if game.status != Game.Status.PLAYING:
             return _disarm(game)
         if game.is_paused:
             pauses.end_pause(game, None)
             return True
-        seats = core.seats_in(game)
-        state = core.engine_state(game)
-        seat = core.turn_seat(game, seats, state)
+        seats = seats_in(game)
+        state = engine_state(game)
+        seat = turn_seat(game, seats, state)
         if seat is None:
             return _disarm(game)
         if seat.is_bot:  # a computer's turn whose task was lost or failed, in any kind of game
             return play_computer_turn(game.pk, game.version, level=None)
-        if not core.is_timed(game):
+        if not clock.is_timed(game):
             return _disarm(game)
         deadline = game.deadline
         timed_out = game.turn_deadline is None or now >= game.turn_deadline
@@ -69,7 +70,7 @@ def do_deadline(game_id: str, version: int | None = None) -> bool:
             auto = Action.Auto.TIMEOUT
             seat.timeouts_in_row += 1
             fields = ["timeouts_in_row"]
-            if seat.timeouts_in_row >= core.AWAY_AFTER_TIMEOUTS:
+            if seat.timeouts_in_row >= clock.AWAY_AFTER_TIMEOUTS:
                 seat.is_away = True
                 fields.append("is_away")
             seat.save(update_fields=fields)
@@ -79,9 +80,9 @@ def do_deadline(game_id: str, version: int | None = None) -> bool:
         else:
             connected = presence.connected_seats(game.pk)
             if seat.pk in connected:  # back online before the grace ran out
-                game.deadline = core.act_at(game, seat, now, connected)
+                game.deadline = clock.act_at(game, seat, now, connected)
                 game.save(update_fields=["deadline"])
-                core.schedule_deadline_on_commit(game)
+                clock.schedule_deadline_on_commit(game)
                 return False
             auto = Action.Auto.ABSENT
         play_for(game, seats, seat, state, BOT_LEVEL, auto=auto, deadline=deadline)
@@ -126,7 +127,7 @@ def do_back(game_id: str, actor: Actor) -> Seat:
     with transaction.atomic():
         game = core.lock_game(game_id)
         core.check_playing(game)
-        seats = core.seats_in(game)
+        seats = seats_in(game)
         refuse_banned(game, seats, actor)
         mine = playing_seats(game, seats, actor, "You have no seat in this game.")
         away = [s for s in mine if s.is_away]
@@ -139,9 +140,9 @@ def do_back(game_id: str, actor: Actor) -> Seat:
         text = f"{who(seat)} is back."
         game.message = text
         core.record_action(game, Action.Kind.BACK, seat, {}, text)
-        state = core.engine_state(game)
-        turn = core.turn_seat(game, seats, state)
+        state = engine_state(game)
+        turn = turn_seat(game, seats, state)
         if not game.is_paused and turn in away:
-            core.arm_timer(game, seats, state)  # their due action: a full timer again
+            clock.arm_timer(game, seats, state)  # their due action: a full timer again
         core.save_game(game, state)
         return seat

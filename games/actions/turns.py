@@ -20,21 +20,18 @@ from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import colour_name, describe, seat_label, who
 from ..round_ends import RoundEnd
+from .clock import arm_timer
 from .core import (
-    arm_timer,
     check_playing,
     check_version,
     client_seed,
-    engine_state,
     lock_game,
     record_action,
     save_game,
-    seat_of_player,
-    seats_in,
-    turn_seat,
 )
 from .rounds import end_round
 from .setup import seat_at
+from .state import engine_state, seat_of_player, seats_in, turn_seat
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,8 @@ from django.db import connection, transaction
 from accounts import browsers
 from accounts.ledger import rules as ledger_rules
 
-from ..actions.core import lock_game, seats_in
+from ..actions.core import lock_game
+from ..actions.state import seats_in
 from ..actors import Actor
 from ..errors import GameError
 from ..models import Game

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..actions.core import lock_game, record_action, save_game, seats_in
+from ..actions.core import lock_game, record_action, save_game
+from ..actions.state import seats_in
 from ..actors import Actor, sits_in
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat

@@ -18,9 +18,10 @@ from accounts import browsers
 from accounts.ledger import books, escrow
 
 from .. import presence
-from ..actions.core import lock_game, record_action, seats_in
+from ..actions.core import lock_game, record_action
 from ..actions.leaving import do_abandon, refuse_if_started_since
 from ..actions.setup import SeatSpec, TimerSpec, create_game, start_round
+from ..actions.state import seats_in
 from ..actors import Actor, refuse_banned, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat

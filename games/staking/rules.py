@@ -15,7 +15,7 @@ from accounts.models import User
 from leaderboard.models import Result
 from ludopat.numbers import parse_int
 
-from ..actions.core import timer_choices
+from ..actions.clock import timer_choices
 from ..actors import Actor
 from ..errors import GameError, NotAllowed
 from ..models import Action

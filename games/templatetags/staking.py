@@ -13,8 +13,8 @@ from games.staking.rematch import rematch_of
 from games.staking.tiers import Terms, terms
 
 if TYPE_CHECKING:
+    from games.live.viewpoint import Viewpoint
     from games.models import Game
-    from games.render import Viewpoint
 
 register = template.Library()
 

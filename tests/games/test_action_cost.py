@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions, broadcast, engine, presence
-from games.render import render_live, shared_fragment, viewpoint_for
+from games import actions, broadcast, engine, presence, selectors
+from games.live.fragments import render_live, shared_fragment
+from games.live.viewpoint import viewpoint_for
 from tests.games.webplay import everyone_here, fresh, friends_room, member
 
 # Committed for real: the process's caches keep only what was committed (games.caches), and what a
@@ -125,10 +126,10 @@ def test_the_renders_of_one_version_in_a_process_read_the_game_once(
     everyone_here(game)
     rolled = actions.do_roll(game.pk, host, game.version)
     with django_assert_num_queries(1):
-        first, seats = actions.game_and_seats_at(game.pk, rolled.version)
+        first, seats = selectors.game_and_seats_at(game.pk, rolled.version)
     assert first.version == rolled.version and len(seats) == 2
     with django_assert_num_queries(0):
-        again, again_seats = actions.game_and_seats_at(game.pk, rolled.version)
+        again, again_seats = selectors.game_and_seats_at(game.pk, rolled.version)
     # Each render gets objects of its own (the threads of a process never share one), equal to the read.
     assert again is not first and again_seats[0] is not seats[0]
     assert [(f.attname, getattr(again, f.attname)) for f in again._meta.concrete_fields] == [
@@ -145,5 +146,5 @@ def test_the_renders_of_one_version_in_a_process_read_the_game_once(
     else:
         newer = actions.do_roll(game.pk, actor, first.version)
     with django_assert_num_queries(1):
-        later, _ = actions.game_and_seats_at(game.pk, newer.version)
+        later, _ = selectors.game_and_seats_at(game.pk, newer.version)
     assert later.version == first.version + 1

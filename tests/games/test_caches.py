@@ -11,10 +11,11 @@ import pytest
 from django.db import transaction
 
 from accounts.moderation.roles import MODERATOR
-from games import actions, caches
+from games import actions, caches, selectors
 from games.actors import Actor
+from games.live.fragments import render_live
+from games.live.viewpoint import viewpoint_for
 from games.models import Seat
-from games.render import render_live, viewpoint_for
 from tests.games.webplay import SEED, anon, everyone_here, fresh, friends_room, member
 from tests.moderation.conftest import staff
 from tests.stack import ROOT, service_env
@@ -99,18 +100,19 @@ django.setup()
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from accounts.moderation import renames
-from games import actions, caches
+from games import actions, caches, selectors
 from games.actors import Actor
-from games.render import render_live, viewpoint_for
+from games.live.fragments import render_live
+from games.live.viewpoint import viewpoint_for
 
 class RolledBack(Exception):
     pass
 
 def boards(game_id, version, people):
     if version is None:  # as the push of a change with no new version renders them
-        game, seats = actions.game_and_seats(game_id)
+        game, seats = selectors.game_and_seats(game_id)
     else:  # as the push of `version` renders them
-        game, seats = actions.game_and_seats_at(game_id, version)
+        game, seats = selectors.game_and_seats_at(game_id, version)
     return {vp.key: render_live(game, vp, seats=seats) for vp in
             [viewpoint_for(game, seats, Actor(*who)) for who in people]}
 
@@ -178,9 +180,9 @@ def boards_here(game_id: str, version: int | None, people) -> dict[str, str]:
     """Every viewpoint's board as the push of `version` renders it in this process, or (None) as the
     push of a change with no new version does (presence, a deadline, a rename: read afresh)."""
     if version is None:
-        game, seats = actions.game_and_seats(game_id)
+        game, seats = selectors.game_and_seats(game_id)
     else:
-        game, seats = actions.game_and_seats_at(game_id, version)
+        game, seats = selectors.game_and_seats_at(game_id, version)
     return {
         vp.key: render_live(game, vp, seats=seats)
         for vp in [viewpoint_for(game, seats, Actor(*who)) for who in people]

@@ -115,7 +115,8 @@ def expire(game: Game) -> Game:
 
 def live_html(game, actor) -> str:
     """The live board as `actor` sees it (the part a WebSocket push replaces)."""
-    from games.render import render_live, viewpoint_for
+    from games.live.fragments import render_live
+    from games.live.viewpoint import viewpoint_for
 
     seats = list(game.seats.select_related("user"))
     return render_live(game, viewpoint_for(game, seats, actor), seats=seats)

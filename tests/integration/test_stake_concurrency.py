@@ -203,7 +203,7 @@ def test_the_winning_move_a_timeout_and_a_resignation_race_one_payout(django_use
                 die,
                 winning.pair,
             ),
-            lambda: timers.do_deadline(game.pk, version),
+            lambda: timers.do_deadline(game.pk, version=version),
             lambda: actions.do_resign(game.pk, other),
         ]
     )

@@ -14,7 +14,7 @@ from accounts import sanctions
 from accounts.moderation import reports
 from accounts.moderation.audit import AuditLog
 from accounts.moderation.models import Report
-from games.actions import chat
+from games import selectors
 from games.models import ChatMessage
 from tests.games.webplay import friends_room, member
 
@@ -156,7 +156,7 @@ def test_hiding_a_reported_message_takes_it_out_of_the_chat(room, player, modera
     client = logged_in(moderator)
     url = reverse("admin:accounts_report_change", args=[entry.pk])
     client.post(url, {"resolution": "hidden", "duration": "", "note": "Slur"})
-    assert [m.pk for m in chat.messages(game)] == [kept.pk]
+    assert [m.pk for m in selectors.chat_messages(game)] == [kept.pk]
     bad.refresh_from_db()
     assert bad.hidden_by == moderator and bad.text == "slur"  # kept for the record
     entry.refresh_from_db()

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.moderation import reports
 from accounts.moderation.models import Report
-from games import actions
+from games import actions, selectors
 from games.actions import chat, pauses
 from games.errors import Conflict, GameError, NotAllowed
 from games.models import ChatMessage
@@ -100,7 +100,7 @@ def test_players_say_hello_in_the_waiting_room_and_gg_after_the_game(alice, bob,
     game = fresh(game)
     assert game.status == "finished"
     chat.do_chat(game.pk, alice, "gg")
-    assert [m.text for m in chat.messages(game)] == ["hi, ready when you are", "gg"]
+    assert [m.text for m in selectors.chat_messages(game)] == ["hi, ready when you are", "gg"]
     assert "gg" in page_html(game, bob)
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings as site_settings
 from django.utils import timezone
 
-from games import actions, tasks
+from games import actions, selectors, tasks
 from games.actions import SeatSpec, TimerSpec, idle
 from games.models import Game, Seat
 from leaderboard.models import Result
@@ -84,12 +84,12 @@ def test_which_games_are_idle(people):
 def test_closing_an_idle_room_counts_for_nobody_and_takes_it_off_continue(people):
     alice, bob = people
     room = untouched_for(friends_room(alice, [bob]), days=8)
-    assert room.pk in {g.pk for g in actions.unfinished_games(alice)}
+    assert room.pk in {g.pk for g in selectors.unfinished_games(alice)}
     assert tasks.close_idle_games() == 1
     room = fresh(room)
     assert room.status == Game.Status.ABANDONED and room.deadline is None
     assert room.message == idle.CLOSED_TEXT
-    assert room.pk not in {g.pk for g in actions.unfinished_games(alice)}
+    assert room.pk not in {g.pk for g in selectors.unfinished_games(alice)}
     assert not Result.objects.filter(round__game=room, void=False).exists()
     assert tasks.close_idle_games() == 0  # closed once
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions
+from games import actions, selectors
 from games.errors import Conflict, NotAllowed
 from games.models import Game, Seat
 from tests.games.webplay import (
@@ -61,15 +61,15 @@ def test_continue_lists_unfinished_games_and_abandon_removes_them(host, guest):
     first = computer_game(mine)
     second = local_game(mine)
     room = friends_room(host, [guest])
-    assert {g.pk for g in actions.unfinished_games(mine)} == {first.pk, second.pk}
-    assert room.pk in {g.pk for g in actions.unfinished_games(guest)}
+    assert {g.pk for g in selectors.unfinished_games(mine)} == {first.pk, second.pk}
+    assert room.pk in {g.pk for g in selectors.unfinished_games(guest)}
     with pytest.raises(NotAllowed):
         actions.do_abandon(first.pk, anon("someone else"))
     actions.do_abandon(first.pk, mine)
     assert fresh(first).status == Game.Status.ABANDONED
-    assert {g.pk for g in actions.unfinished_games(mine)} == {second.pk}
+    assert {g.pk for g in selectors.unfinished_games(mine)} == {second.pk}
     actions.do_abandon(room.pk, guest)  # in a room, abandoning is resigning
-    assert room.pk not in {g.pk for g in actions.unfinished_games(guest)}
+    assert room.pk not in {g.pk for g in selectors.unfinished_games(guest)}
     with pytest.raises(Conflict):
         actions.do_abandon(first.pk, mine)
 
@@ -77,5 +77,5 @@ def test_continue_lists_unfinished_games_and_abandon_removes_them(host, guest):
 def test_game_belongs_to_the_account_after_logging_in(host):
     game = computer_game(host)
     assert game.pk in {
-        g.pk for g in actions.unfinished_games(actions.Actor(host.user_id, "new-key"))
+        g.pk for g in selectors.unfinished_games(actions.Actor(host.user_id, "new-key"))
     }

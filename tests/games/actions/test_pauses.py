@@ -59,7 +59,7 @@ def test_a_pause_runs_out_by_itself(alice, bob):
     pauses.do_pause(game.pk, alice)
     game = fresh(game)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(milliseconds=5))
-    assert timers.do_deadline(game.pk, game.version)
+    assert timers.do_deadline(game.pk, version=game.version)
     game = fresh(game)
     assert not game.is_paused and game.message == "The pause is over."
     assert Pause.objects.get(game=game).ended_by is None

@@ -70,7 +70,7 @@ def test_production_timer_choices_exclude_the_short_test_timers(settings, alice)
 def test_a_timeout_makes_the_bot_play_that_one_action_and_the_next_gets_a_full_timer(alice, bob):
     game = expire(timed_room(alice, bob))
     seat = turn_seat(game)
-    assert timers.do_deadline(game.pk, game.version)
+    assert timers.do_deadline(game.pk, version=game.version)
     game = fresh(game)
     last = Action.objects.filter(game=game).latest("seq")
     assert last.kind == Action.Kind.ROLL and last.auto == "timeout" and last.seat == seat
@@ -79,8 +79,8 @@ def test_a_timeout_makes_the_bot_play_that_one_action_and_the_next_gets_a_full_t
     assert Seat.objects.get(pk=seat.pk).timeouts_in_row == 1
     assert game.deadline > timezone.now() + timedelta(seconds=9)
     # The same deadline delivered again (a duplicated task) does nothing.
-    assert not timers.do_deadline(game.pk, game.version - 1)
-    assert not timers.do_deadline(game.pk, game.version)  # not yet due
+    assert not timers.do_deadline(game.pk, version=game.version - 1)
+    assert not timers.do_deadline(game.pk, version=game.version)  # not yet due
     assert fresh(game).version == game.version
 
 
@@ -90,7 +90,7 @@ def test_a_move_before_the_deadline_leaves_the_timer_harmless(alice, bob):
     seat = turn_seat(game)
     actions.do_roll(game.pk, actor_of(seat, alice, bob), old)
     game = expire(fresh(game))
-    assert not timers.do_deadline(game.pk, old)  # the task of the old version
+    assert not timers.do_deadline(game.pk, version=old)  # the task of the old version
     assert fresh(game).version == game.version
 
 
@@ -191,7 +191,9 @@ def test_a_deadline_task_that_comes_early_never_acts_and_comes_back_at_the_deadl
         mock.patch("ludopat.celery.app.send_task") as send,
         django_capture_on_commit_callbacks(execute=True),
     ):
-        assert not timers.do_deadline(game.pk, game.version)  # 80 ms early: nothing is played
+        assert not timers.do_deadline(
+            game.pk, version=game.version
+        )  # 80 ms early: nothing is played
     assert fresh(game).version == game.version
     name, args = send.call_args.args[:2]
     assert (name, args) == ("games.tasks.game_deadline", (game.pk, game.version))

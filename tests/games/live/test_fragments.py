@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import caches, render
+from games import caches
+from games.live.fragments import render_live
+from games.live.viewpoint import viewpoint_for
 from games.models import Game, Seat
-from games.render import render_live, viewpoint_for
 from tests.games.webplay import SEED, anon, fresh, local_game, step
 
 # Committed for real: the process's caches keep only what was committed (games.caches).
@@ -84,29 +85,3 @@ def test_after_a_resignation_the_cards_and_the_result_read_right_for_each_viewer
     assert "You win!" in html
     bobs = render_live(game, viewpoint_for(game, seats, bob), seats=seats)
     assert "alice wins!" in bobs and "You win!" not in bobs
-
-
-@pytest.mark.parametrize("ruleset", ["classic", "twodice"])
-def test_a_history_built_one_action_on_from_the_last_equals_the_one_read_in_full(
-    ruleset, django_assert_max_num_queries
-):
-    """Each version's history is the last one's plus one action (one query); what the board shows from
-    it (last token, last roll, the log, the kept rounds) must be exactly what a full read gives, over
-    a whole game, its round's end included."""
-    owner = anon("history-owner")
-    game = local_game(owner, ruleset=ruleset, options={"tokens": 2} if ruleset == "classic" else {})
-    caches.HISTORIES.clear()
-    render._history(fresh(game))
-    stepped = 0
-    for _ in range(3000):
-        game = fresh(game)
-        if game.status != Game.Status.PLAYING:
-            break
-        game = step(game, lambda seat: owner)
-        # A roll or a move on in a round being played costs one query; a round's end is read in full.
-        with django_assert_max_num_queries(1 if game.status == Game.Status.PLAYING else 4):
-            built = render._history(game)
-        assert built == render._read_history(game), f"version {game.version}"
-        stepped += game.status == Game.Status.PLAYING
-    assert game.status == Game.Status.FINISHED and stepped > 20
-    assert render._history(game).rounds  # the round that ended is kept

@@ -11,7 +11,8 @@ import pytest
 
 from games import actions
 from games.board_view import board_context
-from games.render import render_live, viewpoint_for
+from games.live.fragments import render_live
+from games.live.viewpoint import viewpoint_for
 from tests.factories import friends_room, local_game, member, timed_room
 from tests.games.webplay import SEED, anon, awaiting_move, fresh, me, play_until
 

@@ -1,12 +1,17 @@
-"""Reading: the games a person can continue; a game with its seats."""
+"""Reads (selectors): what pages and sockets show, and actions check, without writing anything.
+
+A game with its seats (kept per version for the renders of a push, games.caches.ROWS), the games a
+person can continue, a game's chat and the messages a viewer reported, its pauses. The writes are the
+`do_*` functions of games.actions, which read through these too where they need the same.
+"""
 
 from __future__ import annotations
 
 from django.db.models import Prefetch, Q
 
-from .. import caches
-from ..actors import Actor
-from ..models import Game, Seat
+from . import caches
+from .actors import Actor
+from .models import ChatMessage, Game, Pause, Seat
 
 
 def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
@@ -54,3 +59,46 @@ def game_and_seats_at(game_id: str, version: int) -> tuple[Game | None, list[Sea
     if found is not None:
         return found.build()
     return game_and_seats(game_id)
+
+
+# --- chat --------------------------------------------------------------------------------------------
+
+
+def chat_messages(game: Game, limit: int = 200) -> list[ChatMessage]:
+    """The game's chat, oldest first (the newest `limit`), without the messages a moderator hid."""
+    shown = ChatMessage.objects.filter(game=game, hidden_at__isnull=True)
+    rows = shown.order_by("-created", "-pk")[:limit]
+    return list(reversed(rows))
+
+
+def reported_by(game: Game, actor: Actor) -> set[int]:
+    """Ids of the game's messages `actor` has reported."""
+    if actor.user_id is None:
+        return set()
+    # Through the reports' relation: the report model is moderation's, above this module.
+    reported = ChatMessage.objects.filter(game=game, reports__reporter_id=actor.user_id)
+    return set(reported.values_list("pk", flat=True))
+
+
+# --- pauses ------------------------------------------------------------------------------------------
+
+
+def pauses_used(game: Game, seat: Seat) -> int:
+    """Pauses `seat` has taken this round."""
+    return Pause.objects.filter(game=game, round=game.round, seat=seat).count()
+
+
+def pauses_left(game: Game, seat: Seat) -> int:
+    return max(0, game.pauses_per_player - pauses_used(game, seat))
+
+
+def current_pause(game: Game) -> Pause | None:
+    """The running pause, with who took it (None unless the game is paused)."""
+    if not game.is_paused:
+        return None
+    return (
+        Pause.objects.filter(game=game, ended__isnull=True)
+        .select_related("seat__user")
+        .order_by("-started")
+        .first()
+    )

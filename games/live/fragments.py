@@ -1,0 +1,141 @@
+"""The HTML the game page is sent: the #game-live fragment of a viewpoint (rendered once per version and
+presence in each process, however many of its connections show it), the chat's pieces (the whole log, a
+new message, a hidden one), and the small pieces a socket sends besides (its name, a toast).
+
+The fragments are kept in the process (games.caches.FRAGMENTS), one per (game, viewpoint), tagged with
+what they were rendered from; only the newest is ever read again, so a new version replaces the last.
+They used to be shared through Redis, but a fragment is about 30 KB: writing every one and reading it
+back cost more than the renders it saved (in a two-player game most viewpoints are shown by one
+connection), and a process renders a viewpoint at most once per version anyway.
+
+The names a fragment shows are part of what it is tagged with: the move log and the message line name
+accounts by reference (games.narration), filled in from the accounts as read for the render, so a
+rename, committed in any process, changes the tag and a board rendered before it is never served after.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.template.loader import render_to_string
+from django.utils.html import escape
+
+from .. import caches, presence
+from ..actors import Actor
+from ..broadcast import epoch_ms, fragment_tag
+from ..models import ChatMessage, Game, Seat
+from ..staking.rematch import offer_tag
+from .history import display_names, history_of
+from .presenter import chat_context, live_context
+from .viewpoint import Viewpoint
+
+
+def render_live(
+    game: Game,
+    vp: Viewpoint,
+    *,
+    oob: bool = False,
+    notice: str = "",
+    seats: list[Seat] | None = None,
+) -> str:
+    """The #game-live fragment for `vp` (with hx-swap-oob for a WebSocket push)."""
+    seats = seats if seats is not None else list(game.seats.select_related("user"))
+    connected = frozenset(presence.connected_seats(game.pk))
+    names = display_names(game, seats, history_of(game))
+    key, tag = _cache_key(game.pk, vp), _rendered_from(game, connected)
+    shows = _names_tag(seats, names)
+    html = None if notice else _cached(key, tag, shows)
+    if html is None:
+        context = live_context(game, seats, vp, connected, names=names)
+        context["notice"] = notice
+        html = render_to_string("games/_live.html", context)
+        if not notice:
+            _keep(key, tag, shows, html)
+    if oob:
+        html = html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
+    return html
+
+
+def shared_fragment(game_id: str, vp: Viewpoint, event: dict) -> str | None:
+    """The fragment another connection with viewpoint `vp` rendered for this push, if any (with the
+    names as they were read for this version: a rename since is pushed after it, and every connection
+    then renders afresh)."""
+    tag = event.get("tag")
+    if not tag:
+        return None
+    html = _cached(_cache_key(game_id, vp), tag)
+    if html is None:
+        return None
+    return html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
+
+
+def _cache_key(game_id: str, vp: Viewpoint) -> str:
+    """One key per game and viewpoint: each new version overwrites the fragment of the last."""
+    return f"live:{game_id}:{vp.key}"
+
+
+def _rendered_from(game: Game, connected: frozenset[int]) -> str:
+    """What a fragment depends on besides the viewpoint: round, version, presence, deadline and a
+    finished staked game's rematch offer."""
+    offer = offer_tag(game)
+    return fragment_tag(game.round, game.version, connected, epoch_ms(game.deadline), offer)
+
+
+def _names_tag(seats: list[Seat], names: dict[int, str]) -> str:
+    """The names a fragment shows, as part of its cache key."""
+    shown_names = [s.display_name for s in seats] + [f"{k}={v}" for k, v in sorted(names.items())]
+    return hashlib.sha1("\n".join(shown_names).encode(), usedforsecurity=False).hexdigest()[:12]
+
+
+def _cached(key: str, tag: str, names: str | None = None) -> str | None:
+    found = caches.FRAGMENTS.get(key)
+    if found is not None and found[0] == tag and (names is None or found[1] == names):
+        return found[2]
+    return None
+
+
+def _keep(key: str, tag: str, names: str, html: str) -> None:
+    caches.keep(caches.FRAGMENTS, key, (tag, names, html))
+
+
+# The CSRF token slot of each POST form in the board fragment (templates/games/_page_token.html). The
+# fragment is cached and shared between viewers, so it never carries anyone's token: htmx sends the
+# page's token in a header, and the full page's render fills the slots for a browser without JavaScript.
+TOKEN_SLOT = '<input type="hidden" name="csrfmiddlewaretoken" value="" data-page-token>'  # noqa: S105  an empty slot, not a secret
+
+
+def with_page_token(html: str, token: str) -> str:
+    """The fragment for one viewer's full page: each form carries that viewer's own token."""
+    return html.replace(
+        TOKEN_SLOT, f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(token)}">'
+    )
+
+
+def render_socket_name(channel_name: str) -> str:
+    """Tells the page its socket's name: its POSTs carry it, so that socket skips their version."""
+    return render_to_string("games/_socket_name.html", {"channel": channel_name})
+
+
+def render_toast(message: str) -> str:
+    return render_to_string("games/_toast.html", {"message": message})
+
+
+def render_chat_log(game: Game, seats: list[Seat], actor: Actor) -> str:
+    """The whole chat log with hx-swap-oob (empty string where there is no chat)."""
+    context = chat_context(game, seats, actor)
+    if not context["chat_enabled"]:
+        return ""
+    return render_to_string("games/_chat_log.html", {**context, "oob": True})
+
+
+def render_chat_message(message: ChatMessage, actor: Actor) -> str:
+    """One new message, appended to the log by htmx's out-of-band swap."""
+    li = render_to_string(
+        "games/_chat_message.html", {"m": message, "viewer_id": actor.user_id, "reported": set()}
+    )
+    return f'<ol hx-swap-oob="beforeend:#chat-log">{li}</ol>'
+
+
+def render_chat_hidden(message_id: int) -> str:
+    """Removes a message a moderator hid from the page (htmx's out-of-band delete)."""
+    return render_to_string("games/_chat_hidden.html", {"id": message_id})

@@ -1,0 +1,346 @@
+"""What the live part of the game page shows: the template context of the board for a viewpoint
+(templates/games/_live.html: the seats' cards, the dice, the tokens that may move and how, the log, the
+clock, the buttons), worked out from the game, its seats, the engine state, the log's history and who
+is connected; and that of the chat panel for a viewer. No HTML here (games.live.fragments renders it),
+and nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from typing import Any
+
+from django.conf import settings
+from django.urls import reverse
+
+from accounts.sanctions import mute_notice_for
+from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
+
+from .. import actions, actors, engine, selectors
+from ..actions import chat, pauses, setup
+from ..actors import Actor
+from ..board_view import board_context, where_to
+from ..broadcast import epoch_ms
+from ..engine.state import State
+from ..models import Game, Seat
+from ..narration import colour_name, shown
+from .history import display_names, history_of
+from .viewpoint import Viewpoint
+
+
+def _seat_view(
+    game: Game,
+    seat: Seat,
+    state: State | None,
+    turn: Seat | None,
+    connected: Collection[int],
+    vp: Viewpoint,
+    places: list[int],
+    outcomes: dict[int, Outcome],
+) -> dict[str, Any]:
+    tokens_home = 0
+    total = 0
+    for colour in seat.colours:
+        if state is not None and colour in state.colours:
+            progresses = state.tokens[state.colours.index(colour)]
+            tokens_home += sum(1 for p in progresses if p >= engine.HOME)
+            total += len(progresses)
+    place = places.index(seat.index) + 1 if seat.index in places else None
+    points, not_counted = None, ""
+    if place is not None and game.status == Game.Status.FINISHED:
+        # The stored results, as the standings counted them (a finished round with none: pass & play).
+        outcome = outcomes.get(seat.index, Outcome(0, UNSCORED))
+        points, not_counted = outcome.points, outcome.not_counted
+    online = None
+    if game.mode == Game.Mode.FRIENDS and seat.kind == Seat.Kind.HUMAN:
+        online = seat.pk in connected
+    return {
+        "seat": seat,
+        "index": seat.index,
+        "name": seat.display_name,
+        "colours": seat.colours,
+        "colour_names": " and ".join(colour_name(c) for c in seat.colours),
+        "kind": seat.kind,
+        "is_bot": seat.is_bot,
+        "active": turn is not None and seat.index == turn.index,
+        "home": tokens_home,
+        "total": total,
+        "online": online,
+        "mine": seat.index in vp.seats,
+        "place": place,
+        "points": points,
+        "not_counted": not_counted,  # why the round added nothing for this seat, "" if it counted
+        "resigned": seat.resigned,
+        "voted": seat.index in (game.new_round_votes or []),
+        "away": seat.is_away and game.status == Game.Status.PLAYING,
+        "absent_since": seat.last_seen.isoformat() if seat.last_seen else "",
+    }
+
+
+def live_context(
+    game: Game,
+    seats: list[Seat],
+    vp: Viewpoint,
+    connected: Collection[int],
+    *,
+    names: dict[int, str] | None = None,
+) -> dict[str, Any]:
+    state = None
+    if game.status != Game.Status.OPEN:
+        state = actions.engine_state(game)
+    turn = actions.turn_seat(game, seats, state) if state is not None else None
+    my_turn = bool(turn and turn.index in vp.seats and game.status == Game.Status.PLAYING)
+    legal = engine.legal_moves(state) if state is not None else ()
+    mine_legal = legal if my_turn else ()
+    can_roll = bool(my_turn and state is not None and engine.can_roll(state))
+    places = list(game.result_places) if game.status == Game.Status.FINISHED else []
+    if state is not None and not places:
+        places = [actions.seat_of_player(seats, state.players[p]).index for p in state.places]
+    tokens = (
+        state.to_json()["tokens"]
+        if state is not None
+        else {c: [-1] * _token_count(game) for s in seats for c in s.colours}
+    )
+    history = history_of(game)
+    if names is None:
+        names = display_names(game, seats, history)
+    options_by_token, targets = _move_options(state, mine_legal)
+    board = board_context(
+        tokens,
+        ruleset=game.ruleset,
+        movable={(m.colour, m.index) for m in mine_legal},
+        targets=targets,
+        last_moved=history.last_token,
+    )
+    token_buttons = []
+    if my_turn and turn is not None:
+        token_buttons = _token_buttons(seats, turn, tokens, options_by_token)
+    outcomes = round_outcomes(game.pk, game.round) if game.status == Game.Status.FINISHED else {}
+    seat_views = [_seat_view(game, s, state, turn, connected, vp, places, outcomes) for s in seats]
+    waiting = (
+        actions.waiting_for(game, seats, here=connected)
+        if game.status == Game.Status.PLAYING
+        else []
+    )
+    dice = list(state.dice) if state is not None else []
+    host_seats = []
+    if game.status == Game.Status.OPEN and vp.host:
+        host_seats = [s for s in seats if s.kind in (Seat.Kind.OPEN, Seat.Kind.COMPUTER)]
+    return {
+        **_clock_context(game, seats, vp, turn),
+        "game": game,
+        "vp": vp,
+        "seats": seat_views,
+        "turn": turn,
+        "turn_name": turn.display_name if turn else "",
+        "my_turn": my_turn,
+        "can_roll": can_roll,
+        "awaiting": state.awaiting if state is not None else "",
+        "dice": dice,
+        "distinct_dice": len(set(dice)) > 1,
+        "last_roll": list(history.last_roll),
+        "dice_count": engine.ruleset(game.ruleset).DICE,
+        "rolls_owed": state.rolls if state is not None else 0,
+        "token_buttons": token_buttons,
+        "any_move": bool(mine_legal),
+        "single_move": _single_move(options_by_token),
+        "waiting": waiting,
+        "waiting_names": ", ".join(s.display_name for s in waiting),
+        "handover": _handover(game, vp, waiting),
+        "log": [(seq, kind, shown(text, names)) for seq, kind, text in history.log],
+        "message": shown(game.message, names),
+        # The room's first message speaks to its host: a guest's page says what they wait for instead.
+        "host_message": game.status == Game.Status.OPEN and game.message == setup.INVITE_HINT,
+        "host_seats": host_seats,
+        "open_seats": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
+        "votes": game.new_round_votes or [],
+        "my_vote": any(i in (game.new_round_votes or []) for i in vp.seats),
+        "seed_editable": vp.is_player and game.nonce == 0 and not game.is_over,
+        "my_seed_seats": [s for s in seats if s.index in vp.seats],
+        "rounds": list(history.rounds),
+        "urls": _urls(game),
+        "debug": settings.DEBUG,
+        **board,
+    }
+
+
+def _move_options(
+    state: State | None, mine_legal: Collection[engine.Move]
+) -> tuple[dict[str, list[dict]], list[dict]]:
+    """The ways each of the viewer's tokens may move ({"colour:index": [option, ...]}, each labelled
+    for the chooser) and the board's move targets."""
+    options_by_token: dict[str, list[dict]] = {}
+    targets = []
+    for m in mine_legal:
+        key = f"{m.colour}:{m.index}"
+        label = []
+        if m.pair:
+            label.append("pair")
+        # (mine_legal is empty without a state)
+        if isinstance(m.die, int) and len(set(state.dice)) > 1:  # type: ignore[union-attr]
+            label.append(f"use {m.die}")
+        if m.die == "total":
+            label.append(f"total {sum(state.dice)}")  # type: ignore[union-attr]
+        opt = {"die": m.die, "pair": m.pair, "to": m.to, "label": ", ".join(label) or "move"}
+        if opt not in options_by_token.setdefault(key, []):
+            options_by_token[key].append(opt)
+        targets.append(
+            {"colour": m.colour, "index": m.index, "to": m.to, "die": m.die, "pair": m.pair}
+        )
+    return options_by_token, targets
+
+
+def _token_buttons(
+    seats: list[Seat], turn: Seat, tokens: dict, options_by_token: dict[str, list[dict]]
+) -> list[dict[str, Any]]:
+    """A button per token of the seat to act, with its options (the keyboard's and the chooser's)."""
+    buttons = []
+    for seat in seats:
+        if seat.index != turn.index:
+            continue
+        for colour in seat.colours:
+            for i, progress in enumerate(tokens.get(colour, [])):
+                key = f"{colour}:{i}"
+                opts = options_by_token.get(key, [])
+                buttons.append(
+                    {
+                        "colour": colour,
+                        "index": i,
+                        "label": i + 1,
+                        "key": key,
+                        "options": opts,
+                        "options_json": json.dumps(opts),
+                        "movable": bool(opts),
+                        "where": _where(progress),
+                        "goes": where_to(opts),
+                        "choose": len(opts) > 1,
+                        "question": _question(opts),
+                    }
+                )
+    return buttons
+
+
+def _single_move(options_by_token: dict[str, list[dict]]) -> str | None:
+    """The one move the viewer can make, as JSON, if there is exactly one."""
+    all_opts = [(k, o) for k, opts in options_by_token.items() for o in opts]
+    if len(all_opts) != 1:
+        return None
+    k, o = all_opts[0]
+    colour, index = k.split(":")
+    return json.dumps({"colour": colour, "index": int(index), "die": o["die"], "pair": o["pair"]})
+
+
+def _handover(game: Game, vp: Viewpoint, waiting: list[Seat]) -> list[dict[str, Any]]:
+    """The absent players a player may hand to the computer (once they have been away long enough)."""
+    if not vp.is_player:
+        return []
+    return [
+        {
+            "index": s.index,
+            "name": s.display_name,
+            "since": (s.last_seen or game.started).isoformat(),  # type: ignore[union-attr]  # a game in play has started
+            "after": actions.ABSENT_HANDOVER_SECONDS,
+        }
+        for s in waiting
+        if s.index not in vp.seats
+    ]
+
+
+# The board's forms post to these (games/urls.py), keyed as the template names them.
+_URL_NAMES = {
+    "roll": "game_roll",
+    "move": "game_move",
+    "resign": "game_resign",
+    "new_round": "game_new_round",
+    "join": "game_join",
+    "start": "game_start",
+    "seat": "game_seat",
+    "seed": "game_seed",
+    "takeover": "game_takeover",
+    "pause": "game_pause",
+    "resume": "game_resume",
+    "back": "game_back",
+    "leave": "game_leave",
+    "record": "game_record",
+    "page": "game",
+}
+
+
+def _urls(game: Game) -> dict[str, str]:
+    return {key: reverse(name, args=[game.pk]) for key, name in _URL_NAMES.items()}
+
+
+def _clock_context(game: Game, seats: list[Seat], vp: Viewpoint, turn: Seat | None) -> dict:
+    """The timer, pause and away parts of the board."""
+    playing = game.status == Game.Status.PLAYING
+    timed = actions.is_timed(game) and playing
+    people = pauses.people_game(game, seats)
+    pause = selectors.current_pause(game) if timed else None
+    mine = [s for s in seats if s.index in vp.seats and not s.resigned]
+    pauses_left = selectors.pauses_left(game, mine[0]) if (timed and people and mine) else 0
+    return {
+        "timed": timed,
+        "people": people,
+        "paused": bool(timed and game.is_paused),
+        "pause": pause,
+        "pause_by": pause.seat.display_name if pause else "",
+        "pause_ends_ms": epoch_ms(game.deadline) if pause else 0,
+        "paused_left_s": round((game.paused_remaining_ms or 0) / 1000),
+        "deadline_ms": epoch_ms(game.deadline) if timed and not game.is_paused else 0,
+        "turn_deadline_ms": epoch_ms(game.turn_deadline) if timed else 0,
+        "turn_is_person": bool(turn and not turn.is_bot),
+        "pauses_left": pauses_left,
+        "can_pause": bool(timed and people and mine and not game.is_paused),
+        "i_am_away": bool(playing and any(s.is_away for s in mine)),
+    }
+
+
+def _token_count(game: Game) -> int:
+    return int((game.options or {}).get("tokens", 4))
+
+
+def _where(progress: int) -> str:
+    if progress < 0:
+        return "in the yard"
+    if progress >= engine.HOME:
+        return "home"
+    if progress > engine.LAST_TRACK:
+        return "in the home column"
+    return f"{progress} steps out"
+
+
+def _question(options: list[dict]) -> str:
+    """What the chooser asks when a token can move more than one way."""
+    kinds = {bool(o["pair"]) for o in options}
+    dice = {o["die"] for o in options}
+    if kinds == {True, False}:
+        return "Single or pair?"
+    if len(dice) > 1:
+        return "Which number?"
+    return "Which move?"
+
+
+# --- chat ----------------------------------------------------------------------------------------------
+
+
+def chat_context(game: Game, seats: list[Seat], actor: Actor) -> dict:
+    """What the chat panel needs (game.html, and the WebSocket's whole-log resync)."""
+
+    # Every room with two or more places for people shows the panel, from the waiting room on (the page
+    # around the live board is not re-rendered when guests arrive); the service decides who may write.
+    people_places = sum(1 for s in seats if s.kind in (Seat.Kind.HUMAN, Seat.Kind.OPEN))
+    enabled = game.mode == Game.Mode.FRIENDS and people_places >= 2
+    return {
+        "game": game,
+        "chat_enabled": enabled,
+        "chat_open": chat.chat_open(game),
+        "chat_mode": chat.chat_mode(game),
+        "quick_phrases": chat.QUICK_PHRASES,
+        "chat_player": bool(actors.seats_of(game, seats, actor)),
+        "chat_messages": selectors.chat_messages(game) if enabled else [],
+        "viewer_id": actor.user_id,
+        "reported": selectors.reported_by(game, actor) if enabled else set(),
+        # A muted player sees until when and why before they type.
+        "muted": mute_notice_for(actor.user_id) if enabled else "",
+    }
