@@ -12,6 +12,7 @@ from accounts.moderation import bans
 from accounts.moderation.chat import do_hide_message
 from accounts.moderation.voids import do_void
 from accounts.sockets import CLOSED_BY_MODERATOR
+from games import selectors
 from games.actions import chat
 from games.models import ChatMessage
 from tests.games.test_consumers import connect, session_for
@@ -46,7 +47,7 @@ async def test_a_hidden_message_vanishes_from_every_open_page(django_user_model)
         gone = await next_matching(ws, 'hx-swap-oob="delete"')
         assert f'id="chat-{message.pk}"' in gone
     # ... and it is not in the log a page gets when it (re)loads.
-    shown = await database_sync_to_async(chat.messages)(game)
+    shown = await database_sync_to_async(selectors.chat_messages)(game)
     assert message.pk not in [m.pk for m in shown]
     assert await database_sync_to_async(ChatMessage.objects.filter(pk=message.pk).exists)()
     for ws in (a, b):
