@@ -18,11 +18,12 @@ from redis.exceptions import RedisError
 from accounts.banned_sessions import banned_account_of
 from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat.client_json import BadJson, parse_frame
+from ludopat.refusals import Refusal
 from ludopat.worker_threads import db_call
 
 from . import actions, actors, broadcast, commands, presence, selectors, throttle
 from .broadcast import group_name
-from .errors import Banned, GameError
+from .errors import Banned
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from .live.fragments import (
     render_chat_hidden,
@@ -173,7 +174,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             # The ban's own close message did not reach this socket (lost, or it came before the
             # socket joined the account's group): the page is told why, then closed for good.
             await self.close_for_ban(str(error))
-        except GameError as error:
+        except Refusal as error:  # the games' refusals, and the ledger's
             await self._send_error(str(error), board=error.status == 409)
 
     async def close_for_ban(self, notice: str) -> None:

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ludopat.client_json import BadJson, action_fields
 from ludopat.next_url import next_in
+from ludopat.refusals import Refusal
 
 from . import actions, broadcast, commands, presence, selectors, throttle
 from .actors import Actor, actor_for
@@ -177,7 +178,9 @@ def action(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
     try:
         with broadcast.answering(socket):
             commands.run(name, game_id, actor, data, seen)
-    except GameError as error:
+    except (
+        Refusal
+    ) as error:  # the games' refusals, and the ledger's (a stake the wallet can't hold)
         return _refused(request, game_id, actor, error)
     if not request.htmx:
         target = next_in(request.POST, request)  # only our own pages (ludopat/next_url.py)
@@ -192,9 +195,7 @@ def action(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
     return HttpResponse(render_live(game, viewpoint_for(game, seats, actor), seats=seats))
 
 
-def _refused(
-    request: HtmxHttpRequest, game_id: str, actor: Actor, error: GameError
-) -> HttpResponse:
+def _refused(request: HtmxHttpRequest, game_id: str, actor: Actor, error: Refusal) -> HttpResponse:
     message = str(error)
     game, seats = _load(game_id) if error.status != 404 else (None, [])
     if request.htmx:
