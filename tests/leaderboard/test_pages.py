@@ -223,6 +223,6 @@ def test_staked_coins_show_on_the_leaderboard_and_the_player_page(client):
     board = client.get("/leaderboard/?ruleset=twodice").content.decode()
     assert '<th scope="col">Coins</th>' in board and "<td>+90 coins</td>" in board
     assert "<td>-100 coins</td>" in board
-    assert "<td>+90 coins</td>" in client.get("/u/ann/").content.decode()
+    assert '<span class="coins-won">+90 coins</span>' in client.get("/u/ann/").content.decode()
     duel_only = client.get("/leaderboard/?ruleset=duel").content.decode()
     assert '<th scope="col">Coins</th>' not in duel_only

@@ -6,12 +6,21 @@ the models module that registers moderation's models may import it.)"""
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MODERATION = "accounts.moderation"
-# The web layer and the app wiring: entry points that may call moderation.
-ABOVE = {"views", "pages", "consumers", "admin", "commands", "tasks", "urls", "forms", "apps"}
+# The layers below moderation, as the import contract names them (pyproject.toml), bottom first.
+_LAYERS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"][
+    0
+]
+_NAMES = [
+    [m.strip().strip("()") for m in layer.replace("|", ":").split(":")]
+    for layer in _LAYERS["layers"]
+]
+_MODERATION_LAYER = next(i for i, names in enumerate(_NAMES) if MODERATION in names)
+LOWER = [m for names in _NAMES[_MODERATION_LAYER + 1 :] for m in names if m]
 # Django finds an app's models through its models module only.
 REGISTERS_MODELS = {"accounts/models.py"}
 
@@ -43,18 +52,11 @@ def _below_moderation() -> list[Path]:
     below = []
     for folder in ("ludopat", "accounts", "games", "leaderboard"):
         for path in (ROOT / folder).rglob("*.py"):
-            parts = path.relative_to(ROOT).parts
-            if "migrations" in parts or "templatetags" in parts or "management" in parts:
+            if "migrations" in path.parts or str(path.relative_to(ROOT)) in REGISTERS_MODELS:
                 continue
-            if parts[:2] == ("accounts", "moderation"):
-                continue
-            stem = path.stem
-            web = stem in ABOVE or any(stem.endswith(f"_{name}") for name in ABOVE)
-            if web or stem.startswith("admin"):
-                continue
-            if str(path.relative_to(ROOT)) in REGISTERS_MODELS:
-                continue
-            below.append(path)
+            module = _module_of(path).removesuffix(".__init__")
+            if any(module == m or module.startswith(f"{m}.") for m in LOWER):
+                below.append(path)
     return below
 
 
