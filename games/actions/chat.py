@@ -19,11 +19,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from accounts.sanctions import mute_notice
+from accounts.sanctions import ban_in_force, ban_notice, mute_notice
 
 from .. import broadcast, throttle
 from ..actors import Actor, refuse_banned, seats_of
-from ..errors import Conflict, GameError, NotAllowed
+from ..errors import Banned, Conflict, GameError, NotAllowed
 from ..models import ChatMessage, Game, Seat
 from . import core
 from .pauses import people_game
@@ -117,6 +117,10 @@ def do_chat(game_id: str, actor: Actor, text: str) -> ChatMessage:
         user = get_user_model().objects.filter(pk=actor.user_id).first()  # type: ignore[misc]  # None: nobody
         if user is None:
             raise NotAllowed("Log in to chat.")
+        # Read under the game's lock: a ban that committed first is seen, whoever asks. (The ban gave
+        # up the banned player's seat, which may have ended the round, and the chat is open after it.)
+        if ban_in_force(user):
+            raise Banned(ban_notice(user))
         muted = mute_notice(user)
         if muted:
             raise NotAllowed(muted)  # "Muted until <when>: <the moderator's reason>"

@@ -38,6 +38,7 @@ def seed() -> dict[str, list[str]]:
     from django.contrib.auth.models import Group
     from django.utils import timezone
 
+    from accounts.moderation import reports
     from accounts.moderation.roles import ADMIN as ADMIN_ROLE
     from accounts.moderation.roles import MODERATOR as MODERATOR_ROLE
     from accounts.moderation.roles import ensure_roles
@@ -65,7 +66,7 @@ def seed() -> dict[str, list[str]]:
     pauses.do_pause(paused.pk, me)
     chat.do_chat(paused.pk, me, "good luck!")
     line = chat.do_chat(paused.pk, them, "a rude remark")
-    chat.do_report(paused.pk, me, line.pk, "insult")
+    report = reports.do_report_message(paused.pk, me, message_id=line.pk, reason="insult")
     now = timezone.now()
     for days in range(0, 120, 3):  # months of results: the player page's charts at their fullest
         order = [player, opponent] if days % 2 else [opponent, player]
@@ -80,6 +81,7 @@ def seed() -> dict[str, list[str]]:
         "mode": ["computer", "local", "friends"],
         "uidb64": ["MQ"],
         "token": ["set-password"],
+        "report_id": [str(report.pk)],  # the moderator's desk
     }
 
 
