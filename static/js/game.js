@@ -22,6 +22,10 @@
   // the socket's hx-ext, turns that into idiomorph's "morph" before htmx swaps it. The morph extension
   // itself is named on #game-live alone: where it applies it takes every out-of-band swap for an inline
   // one, which would nest the chat's appended messages (beforeend:#chat-log) in a second list.
+  // Each form that answers into #game-live names "morph" itself too: a push can take the form out of
+  // the page before its answer arrives (Start, Resign), a detached form inherits no extension, and htmx
+  // then swapped the answer in with innerHTML, a second board inside the first
+  // (tests/browser/test_crossing_answers.py).
   htmx.defineExtension("live-morph", {
     transformResponse: (text) => text.replace('id="game-live" hx-swap-oob="true"', 'id="game-live" hx-swap-oob="morph"'),
   });
@@ -355,21 +359,6 @@
       beforePositions[t.id] = { transform: t.getAttribute("transform"), progress: Number(t.dataset.progress) };
     });
   }
-  // One board on the page, always. A pushed board and a POST's answer for the same version can be
-  // morphed in at the same moment, and the second morph then inserted its board beside the first
-  // (seen when a host's Start crossed the push of the game that started, tests/browser/test_new_round.py).
-  // Whatever inserts a second #game-live, the newest version stays (the first of equals: it kept focus).
-  function keepOneBoard() {
-    const boards = document.querySelectorAll("#game-live");
-    if (boards.length < 2) return;
-    let keep = boards[0];
-    boards.forEach((el) => {
-      if (incomingVersion(el) > incomingVersion(keep)) keep = el;
-    });
-    boards.forEach((el) => el !== keep && el.remove());
-  }
-  const boardParent = live()?.parentNode;
-  if (boardParent) new MutationObserver(keepOneBoard).observe(boardParent, { childList: true });
   document.body.addEventListener("htmx:oobBeforeSwap", (event) => {
     const incoming = event.detail.fragment?.firstElementChild;
     if (!incoming || incoming.id !== "game-live") return;
