@@ -70,4 +70,5 @@ def pytest_collection_modifyitems(
     """Under pytest-xdist the slow tests are handed out first, so the short ones fill in around them
     and no worker is left finishing a long test alone at the end of the run."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable
+        long = ("browser", "integration", "races", "slow")
+        items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in long))  # stable

@@ -28,7 +28,7 @@ def _seeds(gid):
 
 
 def test_a_pair_moves_together_by_half_the_roll(new_page, server, shoot_sizes):
-    page = new_page()
+    page = new_page(reduced_motion="no-preference")  # the moves animated, as most players see them
     page.context.add_init_script(NO_AUTOMOVE)
     page.goto("/games/new/local/")
     page.get_by_test_id("local-ruleset-places").check(force=True)
