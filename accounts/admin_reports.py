@@ -16,6 +16,7 @@ from django.utils.html import format_html, format_html_join
 
 from games.models import ChatMessage, Seat
 
+from . import desk_reads
 from .admin_forms import DURATIONS, ends_after
 from .moderation import reports
 from .moderation.errors import ModerationError
@@ -25,21 +26,11 @@ if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldGroups, _FieldOpts, _FieldsetSpec
     from django.utils.functional import _StrOrPromise
 
-# Messages shown around a reported one.
-CONTEXT_BEFORE, CONTEXT_AFTER = 8, 4
-
 
 def conversation(message: ChatMessage, mark: bool = True) -> str:
-    """The messages around `message` in its game, the reported one marked."""
-    around = ChatMessage.objects.filter(game_id=message.game_id)
-    earlier = around.filter(created__lte=message.created).exclude(pk=message.pk)
-    before = list(earlier.order_by("-created", "-pk")[:CONTEXT_BEFORE])[::-1]
-    after = list(
-        around.filter(created__gte=message.created)
-        .exclude(pk=message.pk)
-        .exclude(pk__in=[m.pk for m in before])
-        .order_by("created", "pk")[:CONTEXT_AFTER]
-    )
+    """The messages around `message` in its game (the desk's reading of them), the reported one
+    marked."""
+    around = desk_reads.conversation(message)
     rows = format_html_join(
         "",
         '<li class="{}" data-testid="context-message"><strong>{}</strong>: {}{}</li>',
@@ -50,7 +41,7 @@ def conversation(message: ChatMessage, mark: bool = True) -> str:
                 m.text,
                 " (hidden)" if m.hidden_at else "",
             )
-            for m in [*before, message, *after]
+            for m in around
         ),
     )
     return format_html('<ol class="conversation" data-testid="conversation">{}</ol>', rows)

@@ -108,9 +108,9 @@ def log_in(page: Page, username: str) -> None:
     expect(page.get_by_role("navigation", name="Main")).to_contain_text(username)
 
 
-def open_duel_room(new_page, server, viewport=None) -> tuple[Page, Page]:
-    """Alice opens a duel room and Bob takes the seat from the invitation link: (alice, bob) pages,
-    each in its own browser context (its own cookies), both on the room's page, not yet started."""
+def alice_and_bob(new_page, server, viewport=None) -> tuple[Page, Page]:
+    """Two players, alice and bob, logged in each in their own browser context (their own cookies),
+    with automatic moves off: (alice, bob) pages."""
     server(make_user, "alice")
     server(make_user, "bob")
     alice, bob = new_page(viewport), new_page(viewport)
@@ -118,6 +118,13 @@ def open_duel_room(new_page, server, viewport=None) -> tuple[Page, Page]:
         page.context.add_init_script(NO_AUTOMOVE)
     log_in(alice, "alice")
     log_in(bob, "bob")
+    return alice, bob
+
+
+def open_duel_room(new_page, server, viewport=None) -> tuple[Page, Page]:
+    """Alice opens a duel room and Bob takes the seat from the invitation link: (alice, bob) pages,
+    each in its own browser context (its own cookies), both on the room's page, not yet started."""
+    alice, bob = alice_and_bob(new_page, server, viewport)
 
     alice.goto("/games/new/friends/")
     alice.get_by_test_id("friends-ruleset-duel").check(force=True)

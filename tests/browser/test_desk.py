@@ -10,8 +10,8 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE, check_accessible
-from tests.browser.play import log_in, make_user
-from tests.browser.test_moderation import make_moderator, paused_room_with_an_insult
+from tests.browser.play import log_in
+from tests.browser.test_moderation import bob_in_a_reported_room
 
 
 def fits_a_phone(page) -> bool:
@@ -24,15 +24,7 @@ def fits_a_phone(page) -> bool:
 def test_a_moderator_mutes_a_reported_sender_from_the_desk_in_two_clicks(
     new_page, server, shoot_sizes
 ):
-    for name in ("alice", "bob"):
-        server(make_user, name)
-    server(make_moderator, "mod")
-    game = server(paused_room_with_an_insult)
-
-    bob = new_page()
-    log_in(bob, "bob")
-    bob.goto(f"/games/{game}/")
-    expect(bob.get_by_test_id("connection")).to_have_text("Live")
+    bob = bob_in_a_reported_room(new_page, server)
 
     mod = new_page()
     log_in(mod, "mod")

@@ -14,12 +14,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.play import (
-    NO_AUTOMOVE,
     act,
+    alice_and_bob,
     client_seed_giving,
     live,
-    log_in,
-    make_user,
     seeds_for,
     set_client_seed,
     state,
@@ -78,13 +76,7 @@ def play_by_mouse_until_not_my_turn(page: Page) -> None:
 
 
 def test_keyboard_only_join_from_the_lobby_and_a_turn_with_focus_kept(new_page, server, shoot):
-    server(make_user, "alice")
-    server(make_user, "bob")
-    alice, bob = new_page(), new_page()
-    for page in (alice, bob):
-        page.context.add_init_script(NO_AUTOMOVE)
-    log_in(alice, "alice")
-    log_in(bob, "bob")
+    alice, bob = alice_and_bob(new_page, server)
     gid = server(open_room, "alice")
     alice.goto(f"/games/{gid}/")  # the host waits on the room's page
     expect(alice.get_by_test_id("staked-waiting")).to_be_visible()

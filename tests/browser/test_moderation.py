@@ -52,18 +52,24 @@ def paused_room_with_an_insult() -> str:
     return game.pk
 
 
-def test_a_moderator_mutes_a_reported_sender_who_is_then_refused_with_the_reason(
-    new_page, server, shoot
-):
+def bob_in_a_reported_room(new_page, server):
+    """alice, bob and a moderator "mod"; the room of paused_room_with_an_insult, with Bob's page open
+    on it and live: Bob's page."""
     for name in ("alice", "bob"):
         server(make_user, name)
     server(make_moderator, "mod")
     game = server(paused_room_with_an_insult)
-
     bob = new_page()
     log_in(bob, "bob")
     bob.goto(f"/games/{game}/")
     expect(bob.get_by_test_id("connection")).to_have_text("Live")
+    return bob
+
+
+def test_a_moderator_mutes_a_reported_sender_who_is_then_refused_with_the_reason(
+    new_page, server, shoot
+):
+    bob = bob_in_a_reported_room(new_page, server)
     expect(bob.get_by_test_id("chat-form")).to_be_visible()
 
     mod = new_page()

@@ -7,7 +7,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.play import NO_AUTOMOVE, act, live, log_in, make_user, same_version, state
+from tests.browser.play import (
+    act,
+    alice_and_bob,
+    live,
+    same_version,
+    state,
+)
 from tests.ledger_checks import assert_ledger_ok
 
 pytestmark = pytest.mark.browser
@@ -16,13 +22,7 @@ TURNS = 6
 
 
 def test_a_staked_room_from_lobby_to_payout(new_page, server, shoot):
-    server(make_user, "alice")
-    server(make_user, "bob")
-    alice, bob = new_page(), new_page()
-    for page in (alice, bob):
-        page.context.add_init_script(NO_AUTOMOVE)
-    log_in(alice, "alice")
-    log_in(bob, "bob")
+    alice, bob = alice_and_bob(new_page, server)
     expect(alice.get_by_test_id("nav-balance")).to_have_text("1,000 coins")
 
     alice.get_by_role("navigation", name="Main").get_by_role("link", name="Staked rooms").click()

@@ -11,11 +11,9 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import check_accessible
 from tests.browser.play import (
-    NO_AUTOMOVE,
+    alice_and_bob,
     assert_not_reloaded,
     game_id,
-    log_in,
-    make_user,
     mark_no_reload,
     state,
     version,
@@ -63,13 +61,7 @@ def play_if_my_turn(page: Page) -> bool:
 def test_the_computer_plays_for_a_player_who_closed_the_tab_until_they_come_back(
     new_page, server, shoot
 ):
-    server(make_user, "alice")
-    server(make_user, "bob")
-    alice, bob = new_page(), new_page()
-    for page in (alice, bob):
-        page.context.add_init_script(NO_AUTOMOVE)
-    log_in(alice, "alice")
-    log_in(bob, "bob")
+    alice, bob = alice_and_bob(new_page, server)
 
     alice.goto("/games/new/friends/")
     alice.get_by_test_id("friends-ruleset-twodice").check(force=True)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
+from django.utils import timezone
 
 from accounts.moderation.roles import ADMIN, MODERATOR, ensure_roles
+from games.models import ChatMessage
+from tests.games.webplay import friends_room, member
 
 PASSWORD = "a-long-test-password"
 
@@ -37,3 +42,21 @@ def logged_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+@pytest.fixture
+def room(django_user_model, player):
+    """A friends room of a victim (the host) and `player`: (game, victim)."""
+    victim = django_user_model.objects.create_user("victim")
+    game = friends_room(member(victim), [member(player)])
+    return game, victim
+
+
+def said(game, user, text: str, minutes_ago: int) -> ChatMessage:
+    """A chat line of `user` in `game`, written `minutes_ago` minutes ago."""
+    message = ChatMessage.objects.create(game=game, user=user, name=user.username, text=text)
+    ChatMessage.objects.filter(pk=message.pk).update(
+        created=timezone.now() - timedelta(minutes=minutes_ago)
+    )
+    message.refresh_from_db()
+    return message

@@ -18,28 +18,10 @@ from accounts.desk_views import NO_ROLE, NOT_STAFF
 from accounts.moderation import mutes, renames, reports
 from accounts.moderation.audit import AuditLog
 from accounts.moderation.models import Report
-from games.models import ChatMessage
-from tests.games.webplay import friends_room, member
 
-from .conftest import logged_in
+from .conftest import logged_in, said
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def room(django_user_model, player):
-    victim = django_user_model.objects.create_user("victim")
-    game = friends_room(member(victim), [member(player)])
-    return game, victim
-
-
-def said(game, user, text: str, minutes_ago: int) -> ChatMessage:
-    message = ChatMessage.objects.create(game=game, user=user, name=user.username, text=text)
-    ChatMessage.objects.filter(pk=message.pk).update(
-        created=timezone.now() - timedelta(minutes=minutes_ago)
-    )
-    message.refresh_from_db()
-    return message
 
 
 def reported(reporter, minutes_ago: int, *, message=None, player=None, game=None, reason="rude"):
