@@ -14,6 +14,16 @@ from ..round_end_handlers import EndedRound
 from ..round_ends import UNRANKED, RoundEnd
 
 
+# The wallet's line for the winner's payout, in a player's words (the round's end, RoundEnd).
+WON_BECAUSE = {
+    RoundEnd.WON: "Won the pot: won the game",
+    RoundEnd.RESIGN: "Won the pot: the opponent resigned",
+    RoundEnd.LEAVE: "Won the pot: the opponent left the game",
+    RoundEnd.ABANDON: "Won the pot: the opponent left the game",
+    RoundEnd.WIPE: "Won the pot: the opponent gave the round up",
+}
+
+
 def settle(ended: EndedRound) -> None:
     """The round-end handler: the coins each seat won or lost, for the results recorded next."""
     ended.coins = settle_round(ended.game, ended.seats, ended.places, ended.how)
@@ -37,5 +47,7 @@ def settle_round(game: Game, seats: list[Seat], places: list[int], how: RoundEnd
         }
         coins = escrow.refund(game.pk, reasons.get(how, "Stake returned"), held)
     else:
-        coins = escrow.pay_winner(game.pk, winner.user_id, f"Won the pot ({how})", held)
+        coins = escrow.pay_winner(
+            game.pk, winner.user_id, WON_BECAUSE.get(how, "Won the pot"), held
+        )
     return {by_user[user_id]: amount for user_id, amount in coins.items() if user_id in by_user}

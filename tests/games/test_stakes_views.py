@@ -13,6 +13,7 @@ from accounts.ledger.history import balance_of
 from games import actions
 from games.models import Game
 from games.staking.rooms import join_staked_room
+from tests.factories import finished_staked_game
 from tests.games.webplay import member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
@@ -251,3 +252,11 @@ def test_no_template_writes_a_money_number_of_its_own():
         if money.search(line)
     ]
     assert not found, found
+
+
+def test_the_wallet_says_in_words_how_the_pot_was_won(ann, bea):
+    (ann_user, ann_client), (bea_user, _) = ann, bea
+    finished_staked_game(ann_user, bea_user)  # bea resigned
+    words = re.sub(r"<[^>]+>", " ", text(ann_client.get("/accounts/wallet/")))
+    assert "Won the pot: the opponent resigned" in words
+    assert "(resign)" not in words
