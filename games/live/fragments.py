@@ -11,6 +11,8 @@ connection), and a process renders a viewpoint at most once per version anyway.
 The names a fragment shows are part of what it is tagged with: the move log and the message line name
 accounts by reference (games.narration), filled in from the accounts as read for the render, so a
 rename, committed in any process, changes the tag and a board rendered before it is never served after.
+So do the points a finished round counted, read from the stored results: a moderator's void of them
+changes the board but not the game's version.
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ import hashlib
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
+from leaderboard.outcomes import Outcome
+
 from .. import caches, presence
 from ..actors import Actor
 from ..broadcast import epoch_ms, fragment_tag
 from ..models import ChatMessage, Game, Seat
 from ..staking.rematch import offer_tag
 from .history import display_names, history_of
-from .presenter import chat_context, live_context
+from .presenter import chat_context, finished_outcomes, live_context
 from .viewpoint import Viewpoint
 
 
@@ -42,11 +46,12 @@ def render_live(
     seats = seats if seats is not None else list(game.seats.select_related("user"))
     connected = frozenset(presence.connected_seats(game.pk))
     names = display_names(game, seats, history_of(game))
+    outcomes = finished_outcomes(game)
     key, tag = _cache_key(game.pk, vp), _rendered_from(game, connected)
-    shows = _names_tag(seats, names)
+    shows = _shown_tag(seats, names, outcomes)
     html = None if notice else _cached(key, tag, shows)
     if html is None:
-        context = live_context(game, seats, vp, connected, names=names)
+        context = live_context(game, seats, vp, connected, names=names, outcomes=outcomes)
         context["notice"] = notice
         html = render_to_string("games/_live.html", context)
         if not notice:
@@ -81,10 +86,13 @@ def _rendered_from(game: Game, connected: frozenset[int]) -> str:
     return fragment_tag(game.round, game.version, connected, epoch_ms(game.deadline), offer)
 
 
-def _names_tag(seats: list[Seat], names: dict[int, str]) -> str:
-    """The names a fragment shows, as part of its cache key."""
-    shown_names = [s.display_name for s in seats] + [f"{k}={v}" for k, v in sorted(names.items())]
-    return hashlib.sha1("\n".join(shown_names).encode(), usedforsecurity=False).hexdigest()[:12]
+def _shown_tag(seats: list[Seat], names: dict[int, str], outcomes: dict[int, Outcome]) -> str:
+    """What a fragment shows that its game row's version doesn't date, as part of its cache key: the
+    names, and what a finished round counted (a moderator's void of its results changes that, and
+    the game's version stays: it is not a move of the game)."""
+    shown = [s.display_name for s in seats] + [f"{k}={v}" for k, v in sorted(names.items())]
+    shown += [f"{k}:{o.points}:{o.not_counted}" for k, o in sorted(outcomes.items())]
+    return hashlib.sha1("\n".join(shown).encode(), usedforsecurity=False).hexdigest()[:12]
 
 
 def _cached(key: str, tag: str, names: str | None = None) -> str | None:

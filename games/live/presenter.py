@@ -78,6 +78,11 @@ def _seat_view(
     }
 
 
+def finished_outcomes(game: Game) -> dict[int, Outcome]:
+    """What the finished round counted for each seat, from the stored results ({} while in play)."""
+    return round_outcomes(game.pk, game.round) if game.status == Game.Status.FINISHED else {}
+
+
 def live_context(
     game: Game,
     seats: list[Seat],
@@ -85,6 +90,7 @@ def live_context(
     connected: Collection[int],
     *,
     names: dict[int, str] | None = None,
+    outcomes: dict[int, Outcome] | None = None,
 ) -> dict[str, Any]:
     state = None
     if game.status != Game.Status.OPEN:
@@ -116,7 +122,8 @@ def live_context(
     token_buttons = []
     if my_turn and turn is not None:
         token_buttons = _token_buttons(seats, turn, tokens, options_by_token)
-    outcomes = round_outcomes(game.pk, game.round) if game.status == Game.Status.FINISHED else {}
+    if outcomes is None:
+        outcomes = finished_outcomes(game)
     seat_views = [_seat_view(game, s, state, turn, connected, vp, places, outcomes) for s in seats]
     waiting = (
         actions.waiting_for(game, seats, here=connected)

@@ -239,3 +239,32 @@ def test_every_board_in_two_processes_equals_a_fresh_render_after_a_rollback_a_c
         assert here == fresh_boards_here(game.pk, people) == other("fresh", game.pk, people)
     finally:
         other.close()
+
+
+def test_a_void_of_a_finished_rounds_results_is_never_served_from_the_cache(
+    django_user_model, redis_client
+):
+    from accounts.moderation.roles import ADMIN, ensure_roles
+    from accounts.moderation.voids import do_void_result
+    from games.models import Round
+    from tests import factories as f
+
+    ensure_roles()
+    winner = django_user_model.objects.create_user("winner")
+    loser = django_user_model.objects.create_user("loser")
+    game = f.room([winner, loser], ruleset="duel")
+    actions.do_resign(game.pk, member(loser))
+
+    def board() -> str:
+        game_now = fresh(game)
+        seats = seats_of(game_now)
+        return render_live(game_now, viewpoint_for(game_now, seats, member(winner)), seats=seats)
+
+    assert "10 pts" in board()  # rendered and kept in this process's cache
+    do_void_result(
+        staff(django_user_model, "boss", ADMIN), Round.objects.get(game=game), reason="collusion"
+    )
+    after = board()
+    assert "10 pts" not in after and "not counted" in after
+    forget_everything()
+    assert board() == after  # what the cache served is what a fresh render says
