@@ -391,8 +391,9 @@ def new_page(live, browser, request) -> Iterator[Callable]:
 
     def make(viewport: dict | None = None, **context_options):
         # Reduced motion unless a test asks for motion (test_pass_and_play_pairs.py does, for the
-        # animated moves): the board's endless animations (the movable token's halo, the target's
-        # glow) repaint every frame, in software, and were most of Chromium's CPU in the suite.
+        # animated moves): the site then drops its transitions and endless animations (the movable
+        # token's halo, the target's glow), so no check or screenshot sees a colour or a token
+        # half-way.
         context_options.setdefault("reduced_motion", "reduce")
         context = browser.new_context(
             viewport=viewport or DESKTOP, base_url=live.base_url, **context_options
