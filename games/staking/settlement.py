@@ -13,7 +13,6 @@ from ..models import Game, Seat
 from ..round_end_handlers import EndedRound
 from ..round_ends import UNRANKED, RoundEnd
 
-
 # The wallet's line for the winner's payout, in a player's words (the round's end, RoundEnd).
 WON_BECAUSE = {
     RoundEnd.WON: "Won the pot: won the game",
