@@ -5,7 +5,8 @@ With the replica's replay paused, a round that finishes for alice (in another pr
 browser's requests, as a timer or a socket would end it) is on her own player page and the leaderboard
 at once, and on those of a browser that just POSTed something; a browser that wrote nothing sees the
 replica's older pages until replay resumes. A replica that goes away leaves the pages served from the
-primary. About 15 s: the servers start in 2-3 s, migrating the fresh database takes about 6 s.
+primary. About 12 s (up to 30 s on a busy machine): the servers start in 2-3 s, migrating the fresh
+database takes about 6 s, daphne starts meanwhile.
 """
 
 from __future__ import annotations
