@@ -10,6 +10,7 @@ from games.errors import GameError
 from leaderboard.player import player_page
 from ludopat.next_url import next_in
 from ludopat.numbers import page_in
+from ludopat.read_replica import reads_from_replica
 
 from .forms import ReportPlayerForm, SignUpForm
 from .models import User
@@ -42,6 +43,7 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request)})
 
 
+@reads_from_replica
 def profile(request, username: str):
     player = User.objects.filter(username=username, is_active=True).first()
     if player is None:

@@ -14,6 +14,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 
+from ludopat.read_replica import reads_from_replica
+
 from .board_view import board_context
 from .engine.state import EngineError
 from .forms import RoundForm
@@ -92,6 +94,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     return _replay_page(request, record, number < current or game.is_over, context)
 
 
+@reads_from_replica
 def public_replay(request: HttpRequest, public_id: str) -> HttpResponse:
     """A finished round's replay under its public id: no room id, no link to the room, no chat."""
     kept = round_by_public_id(public_id)
@@ -107,6 +110,7 @@ def public_replay(request: HttpRequest, public_id: str) -> HttpResponse:
     return _replay_page(request, public_record(kept), True, context)
 
 
+@reads_from_replica
 def public_record_json(request: HttpRequest, public_id: str) -> HttpResponse:
     """The round's record (docs/record.md) under its public id, in place of the room's id."""
     kept = round_by_public_id(public_id)

@@ -30,6 +30,7 @@ from games.models import Game, Round, Seat
 from games.public_rounds import keep_round
 from games.round_end_handlers import EndedRound
 from games.round_ends import RANKED, UNRANKED, RoundEnd
+from ludopat.recent_writes import note_round_for
 
 from .models import ALL_RULESETS, Board, PairDay, Period, Result, Standing
 from .points import points_for
@@ -89,6 +90,8 @@ def record_round(
     if how == RoundEnd.CANCEL:
         return None
     kept = keep_round(game, seats, places, how=how)
+    # Its players read the primary until the read replica has this round (ludopat/recent_writes.py).
+    note_round_for(user_ids=[s.user_id for s in seats if s.user_id is not None])
     if game.mode == Game.Mode.LOCAL or not places:
         return kept  # pass & play never counts; a round without places has nobody to score
     facts = [

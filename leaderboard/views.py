@@ -9,6 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from ludopat.read_replica import reads_from_replica
+
 from .forms import LeaderboardForm
 from .models import ALL_RULESETS, Board
 from .standings import (
@@ -23,6 +25,7 @@ from .standings import (
 PER_PAGE = 25
 
 
+@reads_from_replica
 def leaderboard(request: HttpRequest) -> HttpResponse:
     found = windows()
     query = LeaderboardForm(request.GET)

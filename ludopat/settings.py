@@ -8,6 +8,8 @@ EMAIL_HOST_PASSWORD/EMAIL_USE_TLS/DEFAULT_FROM_EMAIL (unset EMAIL_HOST: mail goe
 LUDOPAT_PROXY_COUNT (reverse proxies in front of the site; default 1 with HTTPS=1, else 0) and
 LUDOPAT_PROXY_HEADER (the header they append the client's address to; default X-Forwarded-For).
 DATABASE_POOL_SIZE (PostgreSQL connections kept per process; default 10, 0: no pool).
+DATABASE_REPLICA_URL (a streaming replica of DATABASE_URL's PostgreSQL; default none: every read on the
+primary). The leaderboard, players' pages and public replays read it (ludopat/read_replica.py).
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ MIDDLEWARE = [
     "ludopat.csp.ContentSecurityPolicyMiddleware",
     "ludopat.readable_errors.ReadableRefusalsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # With a read replica: a successful POST's write position in a cookie (ludopat/recent_writes.py).
+    "ludopat.recent_writes.RememberWrites",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -115,6 +119,21 @@ DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 10)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_POOL_SIZE > 0:
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"]["pool"] = {"min_size": 1, "max_size": DATABASE_POOL_SIZE}
+# A streaming replica of the primary (PostgreSQL only): `@reads_from_replica` views read it through
+# the router (ludopat/read_replica.py). Its pool gives up after 2 s, so a dead replica costs a page
+# 2 s once per process and half-minute (the router then reads the primary), not the pool's 30 s.
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        os.environ["DATABASE_REPLICA_URL"], conn_max_age=0, conn_health_checks=True
+    )
+    DATABASES["replica"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 2)
+    if DATABASE_POOL_SIZE > 0:
+        DATABASES["replica"]["OPTIONS"]["pool"] = {
+            "min_size": 1,
+            "max_size": DATABASE_POOL_SIZE,
+            "timeout": 2.0,
+        }
+    DATABASE_ROUTERS = ["ludopat.read_replica.ReplicaRouter"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock when a transaction starts, so two writers queue instead of one
     # failing with "database is locked" halfway through (SQLite has no select_for_update).
