@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 from accounts.ledger.watch import last_check
 
@@ -29,14 +29,14 @@ def metrics_page(request: HttpRequest) -> HttpResponse:
     return HttpResponse(body, content_type=content_type)
 
 
-@require_GET
+@require_safe  # GET or HEAD, whichever the load balancer sends
 @never_cache
 def live(request: HttpRequest) -> JsonResponse:
     """The process answers; nothing else is asked."""
     return JsonResponse({"status": "ok"})
 
 
-@require_GET
+@require_safe
 @never_cache
 def ready(request: HttpRequest) -> JsonResponse:
     """503 only when PostgreSQL can't be reached; Redis or Celery down is 'degraded', still 200."""
