@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import async_to_sync
 from channels.layers import BaseChannelLayer, get_channel_layer
 
+from ludopat import metrics
+
 from . import presence
 
 if TYPE_CHECKING:
@@ -52,10 +54,13 @@ def answering_socket() -> str:
     return _answering.get()
 
 
-def board_changed(game_id: str, version: int, facts: dict | None = None, skip: str = "") -> None:
+def board_changed(game_id: str, version: int, facts: dict | None = None, skip: str = "") -> bool:
     """Version `version` of the game exists: every viewer gets its board (`facts` let connections
-    share one rendering per viewpoint; `skip` names the socket whose page has it already)."""
-    _send(game_id, {"type": "game.update", "version": version, "skip": skip, **(facts or {})})
+    share one rendering per viewpoint; `skip` names the socket whose page has it already). False if
+    the push failed."""
+    return _send(
+        game_id, {"type": "game.update", "version": version, "skip": skip, **(facts or {})}
+    )
 
 
 def fragment_tag(
@@ -104,12 +109,14 @@ class BoardUpdate:
             facts["tag"] = fragment_tag(self.round, self.version, connected, self.deadline_ms)
         except Exception:  # unreadable: each connection renders for itself
             log.exception("could not read the presence of game %s", self.game_id)
-        board_changed(self.game_id, self.version, facts, self.skip)
+        if board_changed(self.game_id, self.version, facts, self.skip):
+            metrics.action_pushed()  # a player's action's latency ends here (ludopat/metrics.py)
 
 
 def chat_message(game_id: str, message_id: int) -> None:
     """A chat message was stored: every viewer gets it."""
-    _send(game_id, {"type": "chat.message", "id": message_id})
+    if _send(game_id, {"type": "chat.message", "id": message_id}):
+        metrics.action_pushed()
 
 
 def chat_hidden(game_id: str, message_id: int) -> None:
@@ -148,11 +155,14 @@ def names_changed(game_id: str) -> None:
     _send(game_id, {**presence_event(), "names": True})
 
 
-def _send(game_id: str, event: dict[str, Any]) -> None:
+def _send(game_id: str, event: dict[str, Any]) -> bool:
+    """Push `event` to the game's group; False if it could not be (no layer, Redis unreachable)."""
     layer = get_channel_layer()
     if layer is None:
-        return
+        return False
     try:
         async_to_sync(layer.group_send)(group_name(game_id), event)
     except Exception:  # a viewer resyncs on its next connection or gap; the change is saved
         log.exception("could not push %s to game %s", event["type"], game_id)
+        return False
+    return True

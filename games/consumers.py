@@ -17,6 +17,7 @@ from redis.exceptions import RedisError
 
 from accounts.banned_sessions import banned_account_of
 from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
+from ludopat import metrics
 from ludopat.client_json import BadJson, parse_frame
 from ludopat.refusals import Refusal
 from ludopat.worker_threads import db_call
@@ -94,6 +95,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await join_user_group(self)  # a ban closes this page's connection at once
         await self.accept()
+        metrics.OPEN_SOCKETS.inc()
         if self.seat_ids:
             await db_call(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
             came_back = False
@@ -133,8 +135,9 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, code: int) -> None:
-        if not hasattr(self, "group"):
+        if not hasattr(self, "group"):  # refused before it joined the game (and was counted)
             return
+        metrics.OPEN_SOCKETS.dec()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await leave_user_group(self)
         if self.seat_ids:
@@ -169,7 +172,8 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await self._send_error("Too many actions at once: wait a moment and try again.")
             return
         try:
-            await db_call(commands.run)(frame.action, self.game_id, self.actor, frame.fields)
+            with metrics.timing_action(frame.action, via="socket"):  # until its push
+                await db_call(commands.run)(frame.action, self.game_id, self.actor, frame.fields)
         except Banned as error:
             # The ban's own close message did not reach this socket (lost, or it came before the
             # socket joined the account's group): the page is told why, then closed for good.

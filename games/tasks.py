@@ -8,6 +8,7 @@ from collections.abc import Callable
 from celery import shared_task
 
 from accounts.moderation import banned_games
+from ludopat import health
 
 from . import actions, broadcast
 from .actions import idle, timers
@@ -42,6 +43,7 @@ def sweep_deadlines() -> int:
     sweeps of the layers above the games' core are called here, so the core imports none of them.
     The number of games where a deadline did something."""
     done = timers.sweep()
+    health.swept()  # the heartbeat /health/ready reads: a worker runs what beat queues
     _sweep(banned_games.give_up_banned_seats, "giving up banned accounts' seats")
     _sweep(sweeper.withdraw_unattended, "withdrawing unattended staked rooms")
     return done

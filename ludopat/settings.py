@@ -10,6 +10,8 @@ LUDOPAT_PROXY_HEADER (the header they append the client's address to; default X-
 DATABASE_POOL_SIZE (PostgreSQL connections kept per process; default 10, 0: no pool).
 DATABASE_REPLICA_URL (a streaming replica of DATABASE_URL's PostgreSQL; default none: every read on the
 primary). The leaderboard, players' pages and public replays read it (ludopat/read_replica.py).
+LUDOPAT_METRICS_ALLOW (client addresses /metrics answers; default 127.0.0.1) and PROMETHEUS_MULTIPROC_DIR
+(read by prometheus_client itself: the folder every process writes its metrics to; see ludopat/metrics.py).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 HTTPS = env_bool("HTTPS", False)
 if HTTPS:
     SECURE_SSL_REDIRECT = True
+    # The load balancer's probes and Prometheus' scrapes talk to daphne directly, over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^health/", r"^metrics$"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
@@ -53,12 +57,16 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "django_prometheus",
     "accounts",
     "games",
     "leaderboard",
 ]
 
 MIDDLEWARE = [
+    # django-prometheus: requests, responses and their times, by view (first and last but one, as it
+    # asks, so that its times take in the whole chain).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "ludopat.csp.ContentSecurityPolicyMiddleware",
     "ludopat.readable_errors.ReadableRefusalsMiddleware",
@@ -81,6 +89,7 @@ MIDDLEWARE = [
     # Last but for the pass-through below, as django-axes asks: it turns a lock-out raised during
     # authentication into its response.
     "axes.middleware.AxesMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
     # Innermost and sync-only, so the whole chain runs in one thread (see the module).
     "ludopat.one_thread.OneThreadPerRequest",
 ]
@@ -208,6 +217,8 @@ AXES_HTTP_RESPONSE_CODE = 429
 # to which header. The rate limits and django-axes read it the same way; 0 means REMOTE_ADDR.
 LUDOPAT_PROXY_COUNT = env_int("LUDOPAT_PROXY_COUNT", 1 if HTTPS else 0)
 LUDOPAT_PROXY_HEADER = os.environ.get("LUDOPAT_PROXY_HEADER", "X-Forwarded-For")
+# The client addresses (as read above) that /metrics answers; anyone else gets a 404.
+LUDOPAT_METRICS_ALLOW = env_list("LUDOPAT_METRICS_ALLOW", ["127.0.0.1"])
 AXES_CLIENT_IP_CALLABLE = "ludopat.client_address.for_axes"
 
 SESSION_COOKIE_HTTPONLY = True

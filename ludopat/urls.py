@@ -3,10 +3,14 @@ from django.urls import include, path
 
 import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>)
 
-from . import views
+from . import ops_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # For Prometheus and the load balancer, not for people (docs/operations.md, "Metrics and health").
+    path("metrics", ops_views.metrics_page, name="metrics"),
+    path("health/live", ops_views.live, name="health-live"),
+    path("health/ready", ops_views.ready, name="health-ready"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("desk/", include("accounts.desk_urls")),

@@ -30,6 +30,11 @@ def check() -> list[str]:
     return found
 
 
+def last_check() -> LedgerCheck | None:
+    """The outcome of the last check (None before the first one)."""
+    return LedgerCheck.objects.filter(pk=ROW).first()
+
+
 def alarm(user: Any) -> LedgerCheck | None:
     """The last check, if it found problems and `user` may read the ledger (the Admin group)."""
     # Staff first, as moderation asks (accounts.moderation): a player's page costs no query here.

@@ -29,9 +29,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import datetime
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
+
+from ludopat import metrics
 
 from .. import broadcast, engine
 from ..engine import fair
@@ -108,6 +111,7 @@ def record_action(
 ) -> Action:
     """Append to the action log and bump the version: every change a viewer can see does both."""
     game.version += 1
+    transaction.on_commit(partial(metrics.action_committed, kind))  # counted once it is done
     return Action.objects.create(
         game=game,
         round=game.round,

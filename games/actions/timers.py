@@ -15,6 +15,8 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from ludopat import metrics
+
 from .. import presence
 from ..actors import Actor, playing_seats, refuse_banned
 from ..errors import Conflict
@@ -48,6 +50,7 @@ def do_deadline(game_id: str, *, version: int | None = None) -> bool:
                 game_id, deadline = game.pk, game.deadline
                 transaction.on_commit(lambda: clock.schedule_deadline(game_id, version, deadline))
             return False
+        metrics.deadline_acted(deadline=game.deadline, now=now, swept=version is None)
         if game.status != Game.Status.PLAYING:
             return _disarm(game)
         if game.is_paused:
@@ -110,7 +113,9 @@ def sweep() -> int:
     games where a deadline did something. (The beat task adds the sweeps of the layers above:
     games.tasks.sweep_deadlines.)"""
     done = 0
-    for game_id in due_games():
+    due = due_games()
+    metrics.SWEEP_BACKLOG.set(len(due))
+    for game_id in due:
         try:
             done += do_deadline(game_id)
         except Exception:  # one broken game must not stop the others' timers

@@ -1,0 +1,44 @@
+"""The operators' endpoints: Prometheus' `/metrics` and the load balancer's `/health/live` and
+`/health/ready` (docs/operations.md, "Metrics and health")."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_safe
+
+from accounts.ledger.watch import last_check
+
+from . import client_address, health, metrics
+
+
+@require_GET
+@never_cache
+def metrics_page(request: HttpRequest) -> HttpResponse:
+    """Prometheus' scrape; any address not in LUDOPAT_METRICS_ALLOW gets the site's ordinary 404, as
+    if there were nothing here."""
+    if client_address.from_request(request) not in settings.LUDOPAT_METRICS_ALLOW:
+        raise Http404
+    # The ledger's state as the last check (beat's, hourly) left it: one row read. Running the check
+    # itself here would scan every transaction on every scrape.
+    checked = last_check()
+    if checked is not None:
+        metrics.ledger_checked(sound=not checked.problems, when=checked.checked)
+    body, content_type = metrics.exposition()
+    return HttpResponse(body, content_type=content_type)
+
+
+@require_safe  # GET or HEAD, whichever the load balancer sends
+@never_cache
+def live(request: HttpRequest) -> JsonResponse:
+    """The process answers; nothing else is asked."""
+    return JsonResponse({"status": "ok"})
+
+
+@require_safe
+@never_cache
+def ready(request: HttpRequest) -> JsonResponse:
+    """503 only when PostgreSQL can't be reached; Redis or Celery down is 'degraded', still 200."""
+    status, body = health.readiness()
+    return JsonResponse(body, status=status)
