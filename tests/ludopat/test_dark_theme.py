@@ -55,4 +55,7 @@ def test_the_dark_theme_only_changes_colours():
 
 
 def test_the_check_catches_a_rule_that_is_not_a_colour():
-    assert declarations(".x { display: none; color: red }") == [("display", "none"), ("color", "red")]
+    assert declarations(".x { display: none; color: red }") == [
+        ("display", "none"),
+        ("color", "red"),
+    ]
