@@ -64,7 +64,7 @@ class ShardedSite:
     shards: list[OwnRedis]
     ports: list[int]
     daphnes: list[Service]
-    services: list[Service]
+    services: list[Service]  # the daphnes, the worker and beat
 
     @property
     def layer_urls(self) -> list[str]:
@@ -121,6 +121,8 @@ def sharded(sharded_site, transactional_db, settings) -> Iterator[ShardedSite]:
     for shard in sharded_site.shards:
         if not embedded_redis.ping(shard.port):
             shard.start()
+    for service in sharded_site.services:
+        assert service.proc.poll() is None, f"{service.name} died:\n{service.text()[-3000:]}"
     yield sharded_site
     quiesce_games()
 
