@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import BaseChannelLayer, get_channel_layer
+from redis.exceptions import RedisError
 
 from ludopat import metrics
 
@@ -140,6 +141,10 @@ async def presence_changed(layer: BaseChannelLayer, game_id: str, skip: str = ""
     came (it knows it is here)."""
     try:
         await layer.group_send(group_name(game_id), presence_event(skip))
+    except (OSError, RedisError) as error:
+        log.warning(
+            "channel layer unreachable (%s): could not push presence of game %s", error, game_id
+        )
     except Exception:
         log.exception("could not push presence of game %s", game_id)
 
@@ -162,6 +167,15 @@ def _send(game_id: str, event: dict[str, Any]) -> bool:
         return False
     try:
         async_to_sync(layer.group_send)(group_name(game_id), event)
+    except (OSError, RedisError) as error:
+        # All of Redis, or the shard of the game's group, is gone (CHANNEL_LAYER_REDIS_URLS): the
+        # game's open pages are closed and reconnect (games/consumers.py) and resync when it is back.
+        log.warning(
+            "channel layer unreachable (%s): could not push %s to game %s",
+            error,
+            event["type"],
+            game_id,
+        )
     except Exception:  # a viewer resyncs on its next connection or gap; the change is saved
         log.exception("could not push %s to game %s", event["type"], game_id)
         return False

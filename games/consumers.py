@@ -73,6 +73,12 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             log.warning(
                 "channel layer unreachable (%s): socket of game %s told to retry", error, game_id
             )
+            # With a sharded layer the part that failed may be this process's inbox while the game's
+            # group lives on a shard still up: left in the group, this dead socket would make every
+            # push to the game fail at its inbox's shard (channels-redis's group_send gives up at the
+            # first shard it can't reach: members on the shards after it get nothing), until the
+            # group expires a day later. Before the close: the page may be back at once.
+            await self._leave_groups()
             if "websocket.close" not in sent:
                 if "websocket.accept" not in sent:
                     await send({"type": "websocket.accept"})
@@ -96,6 +102,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await join_user_group(self)  # a ban closes this page's connection at once
         await self.accept()
         metrics.OPEN_SOCKETS.inc()
+        self.counted = True  # a join that failed on an unreachable shard never counted
         if self.seat_ids:
             await db_call(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
             came_back = False
@@ -137,9 +144,11 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):  # refused before it joined the game (and was counted)
             return
-        metrics.OPEN_SOCKETS.dec()
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        await leave_user_group(self)
+        if getattr(self, "counted", False):
+            metrics.OPEN_SOCKETS.dec()
+        # A group on an unreachable shard has lost this socket anyway; the presence below, on the
+        # site's own Redis, must still be dropped (else the seat counts as here for 75 s more).
+        await self._leave_groups()
         if self.seat_ids:
             gone = await db_call(presence.drop)(self.game_id, self.seat_ids, self.channel_name)
             if gone:
@@ -158,6 +167,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         if self.seat_ids:
             await db_call(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
         if frame.heartbeat:
+            await self._rejoin_groups()
             return
         if frame.resync is not None:
             await self._send_board(force=False, have=frame.resync)
@@ -180,6 +190,29 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await self.close_for_ban(str(error))
         except Refusal as error:  # the games' refusals, and the ledger's
             await self._send_error(str(error), board=error.status == 409)
+
+    async def _rejoin_groups(self) -> None:
+        """On every heartbeat (25 s) the socket joins its game's group and its account's again. Their
+        shard may have gone away since `connect` (the channel layer may be sharded over several
+        Redis servers, CHANNEL_LAYER_REDIS_URLS): this raises, and the socket is closed with
+        TRY_AGAIN_LATER, as when all of Redis goes, instead of staying open with no pushes ever
+        reaching it; its page reconnects and resyncs once the shard is back. A shard that came back
+        empty (a restart) has its members again."""
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await join_user_group(self)
+
+    async def _leave_groups(self) -> None:
+        """Leave the game's group and the account's, as far as their shards can be reached."""
+        leaving = [leave_user_group(self)]
+        if hasattr(self, "group"):
+            leaving.insert(0, self.channel_layer.group_discard(self.group, self.channel_name))
+        for leave in leaving:
+            try:
+                await leave
+            except (OSError, RedisError) as error:
+                game_id = getattr(self, "game_id", None)
+                log.warning("channel layer unreachable (%s): a socket of game %s could not leave a "
+                            "group (the group expires)", error, game_id)  # fmt: skip
 
     async def close_for_ban(self, notice: str) -> None:
         """The page shows the game as to a watcher from now on (no "Your turn" beside a closed

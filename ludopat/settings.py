@@ -2,6 +2,7 @@
 
 DATABASE_URL   default: SQLite file db.sqlite3 in the project folder
 REDIS_URL      default: the embedded Redis that `make run` starts (port EMBEDDED_REDIS_PORT, 6391)
+CHANNEL_LAYER_REDIS_URLS  default: REDIS_URL; several comma-separated URLs shard the channel layer alone
 SECRET_KEY     default: generated once and kept in .secret_key (git-ignored)
 DEBUG, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, HTTPS (1 behind TLS), EMAIL_HOST/EMAIL_PORT/EMAIL_HOST_USER/
 EMAIL_HOST_PASSWORD/EMAIL_USE_TLS/DEFAULT_FROM_EMAIL (unset EMAIL_HOST: mail goes to the console).
@@ -159,14 +160,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 EMBEDDED_REDIS_PORT = env_int("EMBEDDED_REDIS_PORT", 6391)
 
 
-def redis_settings(url: str) -> dict:
-    """Every setting that points at Redis: the channel layer, the cache and the Celery broker."""
+def redis_settings(url: str, channel_layer_urls: list[str] | None = None) -> dict:
+    """Every setting that points at Redis: the channel layer, the cache and the Celery broker.
+
+    The channel layer alone may be spread over several Redis servers (`channel_layer_urls`):
+    channels-redis shards each group (a game's viewers, an account's sockets) and each daphne process's
+    inbox over them by a hash of its name, so pushes grow past one Redis. The cache (presence, rate
+    limits, shared renders) and the broker stay on `url`, one server that every process agrees on.
+    """
     return {
         "REDIS_URL": url,
+        "CHANNEL_LAYER_REDIS_URLS": list(channel_layer_urls or [url]),
         "CHANNEL_LAYERS": {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [url]},
+                "CONFIG": {"hosts": list(channel_layer_urls or [url])},
             }
         },
         "CACHES": {
@@ -181,7 +189,10 @@ def redis_settings(url: str) -> dict:
 
 
 globals().update(
-    redis_settings(os.environ.get("REDIS_URL") or f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0")
+    redis_settings(
+        os.environ.get("REDIS_URL") or f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/0",
+        env_list("CHANNEL_LAYER_REDIS_URLS", []),
+    )
 )
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True

@@ -43,13 +43,22 @@ def use_wal() -> None:
         connection.close()
 
 
-def service_env(settings_module: str, django_db_blocker) -> dict[str, str]:
-    """The environment for a subprocess of the site on the test database and the session's Redis."""
+def service_env(
+    settings_module: str, django_db_blocker, *, channel_layer_urls: list[str] | None = None
+) -> dict[str, str]:
+    """The environment for a subprocess of the site on the test database and the session's Redis;
+    `channel_layer_urls`: the Redis servers its channel layer alone is sharded over."""
     with django_db_blocker.unblock():
         use_wal()
         url = database_url()
     LOGS.mkdir(parents=True, exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DJANGO_ALLOW_ASYNC_UNSAFE", "CHANNEL_LAYER_REDIS_URLS")
+    }
+    if channel_layer_urls:
+        env["CHANNEL_LAYER_REDIS_URLS"] = ",".join(channel_layer_urls)
     env.update(
         DATABASE_URL=url,
         REDIS_URL=os.environ["REDIS_URL"],

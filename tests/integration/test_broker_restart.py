@@ -7,10 +7,8 @@ test_redis_fault.py; the package's worker and beat are paused meanwhile.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +17,7 @@ from games.actions import SeatSpec, TimerSpec
 from games.models import Action, Game, Seat
 from ludopat import embedded_redis
 from tests.games.webplay import fresh, member, turn_seat
-from tests.integration.conftest import Service, wait_for
+from tests.integration.conftest import Service, beat, package_stack_paused, start_stack, wait_for
 from tests.stack import BIN, service_env
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -49,43 +47,26 @@ class Stack:
 
 @pytest.fixture
 def stack(request, django_db_setup, django_db_blocker) -> Iterator[Stack]:
-    from tests.integration.test_redis_fault import _package_stack_started
-
-    package_stack = None
-    if _package_stack_started(request):
-        package_stack = request.getfixturevalue("celery_stack")
-        package_stack.beat.stop()
-        package_stack.worker.stop()
-    port = embedded_redis.free_port()
-    redis = embedded_redis.start(port)
-    env = service_env("tests.integration.settings", django_db_blocker)
-    env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
-    workdir = tempfile.mkdtemp(prefix="ludopat-broker-restart-")
-    celery = str(BIN / "celery")
-    # The worker as the README runs it (gossip, mingle and heartbeats on).
-    worker, beat = (
-        Service("restart-worker", [celery, "-A", "ludopat", "worker", "--loglevel", "INFO",
-                                   "--concurrency", "1", "-n", "restart@%h"], env),
-        Service("restart-beat", [celery, "-A", "ludopat", "beat", "--loglevel", "INFO",
-                                 "--schedule", str(Path(workdir) / "celerybeat-schedule")], env),
-    )  # fmt: skip
-    s = Stack(port, redis, worker, beat)
-    try:
-        marks = [len(worker.text()), len(beat.text())]
-        worker.start()
-        beat.start()
-        worker.wait_for_log("ready.", after=marks[0])
-        beat.wait_for_log("beat: Starting", after=marks[1])
-        yield s
-    finally:
-        beat.stop()
-        worker.stop()
-        if s.redis.poll() is None:
-            s.redis.terminate()
-            s.redis.wait(10)
-        if package_stack is not None:
-            package_stack.start_worker()
-            package_stack.beat.start()
+    with package_stack_paused(request):
+        port = embedded_redis.free_port()
+        redis = embedded_redis.start(port)
+        env = service_env("tests.integration.settings", django_db_blocker)
+        env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+        celery = str(BIN / "celery")
+        # The worker as the README runs it (gossip, mingle and heartbeats on).
+        worker = Service("restart-worker", [celery, "-A", "ludopat", "worker", "--loglevel", "INFO",
+                                            "--concurrency", "1", "-n", "restart@%h"], env)  # fmt: skip
+        beat_ = beat("restart-beat", env)
+        s = Stack(port, redis, worker, beat_)
+        try:
+            start_stack({}, [worker], [beat_])
+            yield s
+        finally:
+            beat_.stop()
+            worker.stop()
+            if s.redis.poll() is None:
+                s.redis.terminate()
+                s.redis.wait(10)
 
 
 def timed_room(django_user_model, seconds: int) -> Game:

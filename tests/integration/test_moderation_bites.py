@@ -47,9 +47,8 @@ from games.models import Action, ChatMessage, Game, Round, Seat
 from games.staking.quick import quick_match
 from games.staking.rooms import create_staked_room, join_staked_room
 from tests.games.webplay import fresh, member, turn_seat
-from tests.integration.browsers import Page, is_board, version_of
+from tests.integration.browsers import Page, is_board, next_action, session_for, version_of
 from tests.integration.conftest import wait_for
-from tests.integration.test_scale_out import next_action, session_for
 from tests.ledger_checks import assert_ledger_ok, ledger_stays_balanced  # noqa: F401
 from tests.moderation.conftest import PASSWORD, staff
 

@@ -18,31 +18,26 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async as in_db
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.auth import get_user_model
 
-from games import actions, actors, engine
+from games import actions
 from games.actions import SeatSpec, TimerSpec
 from games.models import Action, ChatMessage, Game, Seat
 from games.staking.rooms import create_staked_room, join_staked_room
-from tests.games.webplay import fresh, member, turn_seat
-from tests.integration.browsers import Page, is_board, message_line, version_of
+from tests.games.webplay import fresh, member
+from tests.integration.browsers import (
+    Page,
+    is_board,
+    message_line,
+    next_action,
+    session_for,
+    version_of,
+)
 from tests.integration.conftest import wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 TIMER = 3  # seconds per action (a test-only choice)
-
-
-def session_for(user) -> str:
-    """A logged-in browser's session, written directly (no password hashing)."""
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session[actors.PLAYER_KEY] = f"key-{user.pk}"  # as member() names the browser's key
-    session.save()
-    return session.session_key
 
 
 def two_people(prefix: str):
@@ -62,22 +57,6 @@ def timed_room(alice, bob) -> Game:
     )
     actions.do_join(game.pk, member(bob))
     return fresh(game)
-
-
-def next_action(game_id: str) -> tuple[int, str, dict]:
-    """The seat to act and what it plays: a roll, or its first legal move (the page's values)."""
-    game = Game.objects.get(pk=game_id)
-    seat = turn_seat(game)
-    state = actions.engine_state(game)
-    if engine.can_roll(state) and (state.awaiting == engine.ROLL or not engine.legal_moves(state)):
-        return seat.index, "roll", {"version": game.version}
-    move = engine.legal_moves(state)[0]
-    values = {"version": game.version, "colour": move.colour, "index": move.index}
-    if len(set(state.dice)) > 1 or move.die == "total":
-        values["die"] = move.die
-    if move.pair:
-        values["pair"] = True
-    return seat.index, "move", values
 
 
 def timeouts(game_id: str, **filters) -> int:

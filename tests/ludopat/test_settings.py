@@ -29,7 +29,7 @@ print(json.dumps({
 }))
 """
 
-VARS = ["DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS",
+VARS = ["DATABASE_URL", "REDIS_URL", "CHANNEL_LAYER_REDIS_URLS", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS",
         "HTTPS", "EMAIL_HOST", "EMAIL_PORT"]  # fmt: skip
 
 
@@ -64,6 +64,13 @@ def test_redis_url_feeds_layer_cache_and_broker():
     s = load(REDIS_URL="redis://127.0.0.1:6999/3")
     assert s["redis"] == s["broker"] == s["cache"] == "redis://127.0.0.1:6999/3"
     assert s["layer"] == ["redis://127.0.0.1:6999/3"]
+
+
+def test_channel_layer_redis_urls_shard_the_channel_layer_alone():
+    shards = "redis://10.0.0.1:6379/0, redis://10.0.0.2:6379/0"
+    s = load(REDIS_URL="redis://r.internal:6380/2", CHANNEL_LAYER_REDIS_URLS=shards)
+    assert s["layer"] == ["redis://10.0.0.1:6379/0", "redis://10.0.0.2:6379/0"]
+    assert s["cache"] == s["broker"] == s["redis"] == "redis://r.internal:6380/2"
 
 
 def test_debug_hosts_and_origins():
