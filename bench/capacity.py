@@ -105,7 +105,7 @@ def measure_polls(requests: int = 60) -> dict[str, tuple[float, float]]:
     from django.test.utils import setup_test_environment
 
     setup_test_environment()
-    runner = DiscoverRunner(verbosity=0)
+    runner = DiscoverRunner(verbosity=0, interactive=False)
     databases = runner.setup_databases()
     try:
         from tests import factories as f
@@ -139,18 +139,19 @@ def main() -> None:
     parser.add_argument("--board-viewers", type=float, default=0.1, help="per game in play")
     parser.add_argument("--busy", type=float, default=0.6, help="how busy a core may run")
     parser.add_argument("--primary-cores", type=int, default=64, help="the largest primary at hand")
-    # Measured on 2026-12-01 (docs/capacity.md): bench/live.py --server daphne, 50 games, one process.
-    parser.add_argument("--web-ms", type=float, default=17.6)
-    parser.add_argument("--pg-ms", type=float, default=2.6)
-    parser.add_argument("--celery-ms", type=float, default=1.2)
-    parser.add_argument("--redis-ms", type=float, default=2.0)
+    # Measured on 2026-12-01, load average 0.9 (docs/capacity.md): bench/live.py --server daphne --quick,
+    # 50 games, one process; the polls with --measure-polls.
+    parser.add_argument("--web-ms", type=float, default=55.1)
+    parser.add_argument("--pg-ms", type=float, default=8.6)
+    parser.add_argument("--celery-ms", type=float, default=0.88)
+    parser.add_argument("--redis-ms", type=float, default=1.87)
     # A heartbeat is one frame and one presence write: not measured apart, taken as a tenth of an action.
-    parser.add_argument("--heartbeat-web-ms", type=float, default=1.8)
+    parser.add_argument("--heartbeat-web-ms", type=float, default=5.5)
     parser.add_argument("--heartbeat-redis-ms", type=float, default=0.2)
-    parser.add_argument("--lobby-web-ms", type=float, default=21.1)
-    parser.add_argument("--lobby-pg-ms", type=float, default=27.4)
-    parser.add_argument("--board-web-ms", type=float, default=14.6)
-    parser.add_argument("--board-pg-ms", type=float, default=21.3)
+    parser.add_argument("--lobby-web-ms", type=float, default=21.7)
+    parser.add_argument("--lobby-pg-ms", type=float, default=9.0)
+    parser.add_argument("--board-web-ms", type=float, default=12.3)
+    parser.add_argument("--board-pg-ms", type=float, default=4.0)
     parser.add_argument("--measure-polls", action="store_true", help="measure the two polls first")
     args = parser.parse_args()
 
