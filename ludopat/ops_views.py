@@ -4,22 +4,25 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_safe
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 
 from accounts.ledger.watch import last_check
 
 from . import client_address, health, metrics
 
 
-@require_GET
+@csrf_exempt  # it changes nothing; the CSRF check's 403 would tell the page apart from a missing one
 @never_cache
 def metrics_page(request: HttpRequest) -> HttpResponse:
     """Prometheus' scrape; any address not in LUDOPAT_METRICS_ALLOW gets the site's ordinary 404, as
-    if there were nothing here."""
+    if there were nothing here (whatever the method: a 405 would tell it apart from a missing page)."""
     if client_address.from_request(request) not in settings.LUDOPAT_METRICS_ALLOW:
         raise Http404
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
     # The ledger's state as the last check (beat's, hourly) left it: one row read. Running the check
     # itself here would scan every transaction on every scrape.
     checked = last_check()

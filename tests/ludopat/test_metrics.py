@@ -11,6 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
+from django.test import Client
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -53,6 +54,11 @@ def test_metrics_is_a_404_for_an_address_not_allowed(client, settings):
     refused = client.get("/metrics", REMOTE_ADDR="203.0.113.9")
     assert refused.status_code == 404
     assert "ludopat_" not in refused.content.decode()
+    # Any method: a 405 would say there is something here.
+    strict = Client(enforce_csrf_checks=True)
+    assert strict.post("/metrics", REMOTE_ADDR="203.0.113.9").status_code == 404
+    assert strict.post("/no-such-page", REMOTE_ADDR="203.0.113.9").status_code == 404
+    assert client.post("/metrics").status_code == 405  # from an allowed address, GET only
     # Behind one proxy the client is the proxy's entry: a client writing 127.0.0.1 itself into the
     # header gains nothing.
     settings.LUDOPAT_PROXY_COUNT = 1
