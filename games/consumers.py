@@ -75,7 +75,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             )
             # With a sharded layer the part that failed may be this process's inbox while the game's
             # group lives on a shard still up: left in the group, this dead socket would make every
-            # push to the game fail at its inbox's shard (channels-redis's group_send gives up at the
+            # push to the game fail at its inbox's shard (a group send of channels-redis gives up at the
             # first shard it can't reach: members on the shards after it get nothing), until the
             # group expires a day later. Before the close: the page may be back at once.
             await self._leave_groups()

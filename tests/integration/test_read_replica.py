@@ -25,7 +25,7 @@ import pytest
 from django.conf import settings
 
 from ludopat.embedded_redis import free_port
-from tests.integration.conftest import Service, _listening, wait_for
+from tests.integration.conftest import Service, listening, wait_for
 from tests.integration.replica_servers import ReplicaPair, os_user_missing, server_binaries
 from tests.stack import BIN, ROOT, service_env
 
@@ -116,7 +116,7 @@ def site(django_db_blocker) -> Iterator[Site]:
         daphne.start()  # starts up while the database is migrated
         site = Site(pair, port, env)
         site.made = site.step("setup")
-        _listening(daphne, port)
+        listening(daphne, port)
         yield site
     finally:
         if daphne is not None:
