@@ -34,6 +34,7 @@ def play_pass_and_play(ruleset: str, options: dict, count: int) -> Game:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow  # whole games in every rule set: make test, not test-fast
 @pytest.mark.parametrize(
     ("ruleset", "options", "count"),
     [

@@ -112,6 +112,7 @@ def test_the_lobby_counts_staked_wins_and_losses_and_not_refunded_games(host, gu
     assert records == {host.user_id: (1, 0), guest.user_id: (0, 1)}
 
 
+@pytest.mark.slow  # a whole game, action by action (about 20 s): make test, not test-fast
 def test_a_game_played_to_the_end_pays_the_winner_once(host, guest):
     game = room(host, 50)
     join_staked_room(guest, game.pk)

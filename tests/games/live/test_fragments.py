@@ -34,6 +34,7 @@ def views_of(game: Game, owner) -> list:
     ]
 
 
+@pytest.mark.slow  # three hundred moves rendered: make test, not test-fast
 def test_three_hundred_moves_leave_one_fragment_per_viewpoint():
     owner = anon()
     game = local_game(owner, names=("Ann", "Ben", "Cy", "Di"))

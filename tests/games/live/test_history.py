@@ -20,6 +20,7 @@ def fixed_seeds(settings):
     settings.LUDOPAT_FIXED_SERVER_SEED = SEED
 
 
+@pytest.mark.slow  # whole games, a history each action: make test, not test-fast
 @pytest.mark.parametrize("ruleset", ["classic", "twodice"])
 def test_a_history_built_one_action_on_from_the_last_equals_the_one_read_in_full(
     ruleset, django_assert_max_num_queries
