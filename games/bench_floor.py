@@ -112,7 +112,10 @@ def _count_query(
 
 
 def _on_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
-    connection.execute_wrappers.append(_count_query)
+    # A connection object may be opened again (each request of a thread takes one from the pool):
+    # counted once all the same.
+    if _count_query not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_count_query)
 
 
 def count_round_trips() -> None:
