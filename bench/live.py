@@ -27,8 +27,18 @@ Windows (10 s each, `--window-seconds`): 10, 50 and 200 games acting every 2 s, 
 the capacity: the highest actions/s achieved with p99 under 100 ms and no errors. For each window it
 prints p50/p99/max, actions/s, errors, CPU milliseconds per action (from /proc: the web processes, the
 Celery worker and beat, and, shared with anything else on the machine, the PostgreSQL and Redis servers;
-also this client) and the RSS of each web process. Everything it started is stopped at the end. The
-last line: `live p99=X ms at 50 games, capacity C actions/s` (for the first server of `--server`).
+also this client) and the RSS of each web process. Everything it started is stopped at the end.
+
+The floor: after the ramp, the 50-game window again (same games, sockets and rate, one more window)
+against the cheapest action the stack allows (games/bench_floor.py, on with LUDOPAT_BENCH_FLOOR=1 in
+the web processes' environment, which this bench sets): a POST through the same middleware and rate
+limit doing one game-and-seats read, the seat check, the row lock, one Action, the version bump, the
+commit and one push, which the sockets forward unrendered at the median size of the pushes the real
+50-game window's sockets got. Its row is "50 floor". Then, per action, real over floor: the web
+processes' CPU (the cost ratio), their SQL statements (each one sent, counted by an execute wrapper)
+and their Redis round trips (each command or pipeline written by redis-py: cache, throttle, presence,
+channel layer); Celery's are not in these counts. The last line: `live p99=X ms at 50 games, capacity
+C actions/s, cost ratio R vs floor` (for the first server of `--server`).
 """
 
 from __future__ import annotations
@@ -420,6 +430,9 @@ class Window:
     cpu: dict[str, float] = field(default_factory=dict)
     rss: list[float] = field(default_factory=list)
     error_kinds: dict[str, int] = field(default_factory=dict)
+    floor_size: int = 0  # above 0: the floor action (games/bench_floor.py), pushes of this size
+    push_sizes: list[int] = field(default_factory=list)  # characters of each board a socket got
+    counts: dict[str, int] = field(default_factory=dict)  # the web processes' queries, round trips
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -494,7 +507,7 @@ class Viewer:
         while not bench.stopping:
             try:
                 async for message in self.ws:
-                    self.seen(message)
+                    self.seen(message, pushed=True)
             except ConnectionClosed:
                 pass
             if bench.stopping:
@@ -508,7 +521,7 @@ class Viewer:
                 except (TimeoutError, OSError, InvalidHandshake, ConnectionClosed):
                     bench.reconnect_failures += 1
 
-    def seen(self, message: str, now: float | None = None) -> None:
+    def seen(self, message: str, now: float | None = None, pushed: bool = False) -> None:
         if 'id="live-socket"' in message[:100]:
             # The socket's name, which the page's POSTs carry (X-Live-Socket) so that the server
             # doesn't push this page the board the POST's answer brings (newer code only).
@@ -523,7 +536,11 @@ class Viewer:
         if version < self.version:
             return  # an older push that crossed a newer POST answer: the page keeps the newer
         self.version = version
-        if self.index < 2:
+        floor = 'data-floor="1"' in message[:200]  # the board itself is unchanged: keep it
+        window = self.game.bench.window
+        if pushed and window is not None and not floor:
+            window.push_sizes.append(len(message))
+        if self.index < 2 and not floor:
             self.board = message
         self.game.reached(self.index, version, now or time.perf_counter())
 
@@ -587,6 +604,25 @@ async def _response(reader: asyncio.StreamReader) -> tuple[int, str]:
     return status, body.decode("utf-8", "replace")
 
 
+async def web_counts(ports: list[int]) -> dict[str, int]:
+    """The SQL statements and Redis round trips (a command or a pipeline written) of every web process
+    so far, as games/bench_floor.py counts them (LUDOPAT_BENCH_FLOOR=1), summed."""
+    total = {"queries": 0, "redis_round_trips": 0}
+    for port in ports:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            head = f"GET /games/bench-floor/counts HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+            writer.write(head.encode())
+            status, body = await _response(reader)
+        finally:
+            writer.close()
+        if status != 200:
+            raise RuntimeError(f"the web process on {port} answered {status} for its counts")
+        for key, value in json.loads(body).items():
+            total[key] += value
+    return total
+
+
 class LiveGame:
     def __init__(self, bench: Bench, game_id: str, people: list[Person], ports: list[int]):
         self.bench, self.id = bench, game_id
@@ -632,7 +668,7 @@ class LiveGame:
         return None
 
     async def act(self, window: Window, via: str) -> None:
-        if self.over:
+        if self.over and not window.floor_size:
             return
         if self.pending is not None:
             if time.perf_counter() - self.pending.sent_at > LOST_AFTER:
@@ -644,9 +680,15 @@ class LiveGame:
             window.busy += 1
             return
         chosen = self.next_action()
-        if chosen is None:
+        if window.floor_size:  # the floor: any seat may act (the one to play, if there is one)
+            newest = max(v.version for v in self.viewers[:2])
+            seat = chosen[0] if chosen else self.viewers[0]
+            name, values = "bench-floor", {"version": newest, "size": window.floor_size}
+            via = "post"
+        elif chosen is None:
             return
-        seat, name, values = chosen
+        else:
+            seat, name, values = chosen
         self.pending = Pending(values["version"], time.perf_counter(), {0, 1, 2}, window)
         window.sent += 1
         if via == "ws":
@@ -740,6 +782,7 @@ class Bench:
         interval = window.games / window.target
         await self.settle()
         self.window = window
+        counted = await web_counts(self.stack.ports)
         before = self.stack.cpu()
         started = time.perf_counter()
         end = started + seconds
@@ -769,6 +812,7 @@ class Bench:
         window.seconds = seconds
         after = self.stack.cpu()
         window.cpu = {k: after[k] - before[k] for k in after}
+        window.counts = {k: v - counted[k] for k, v in (await web_counts(self.stack.ports)).items()}
         window.rss = self.stack.rss()
         self.window = None
         return window
@@ -841,6 +885,20 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
         print(row(stack.server, w), flush=True)
         windows.append(w)
 
+    async def floor_window() -> None:
+        """The 50-game window again, the same games, sockets and rate, against the floor action
+        (games/bench_floor.py) pushing frames of the median size of the real window's pushes."""
+        at50 = next((w for w in windows if w.name == "50 games"), None)
+        if at50 is None or not at50.push_sizes:
+            return
+        if left() < args.phase_seconds + step_cost:
+            return skip("the floor")
+        size = round(percentile([float(n) for n in at50.push_sizes], 50))
+        w = Window("50 floor", 50, 50 / args.interval, floor_size=size)
+        w = await bench.run_window(w, args.phase_seconds)
+        print(row(stack.server, w), flush=True)
+        windows.append(w)
+
     try:
         print(f"{stack.server:8} load average {loadavg()} before", flush=True)
         small = [g for g in args.phases if g <= 50]
@@ -867,6 +925,7 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
             windows.append(w)
             if not w.passed:
                 break
+        await floor_window()
         for games in args.phases:
             if games > 50:
                 await phase(games)
@@ -894,6 +953,33 @@ def row(server: str, w: Window) -> str:
         f"{per['celery']:6.2f} {per['postgres*']:5.1f} {per['redis*']:6.2f} {per['bench']:5.1f} "
         f"| {rss}" + (f"   ({kinds})" if kinds else "")
     )
+
+
+def cost_ratios(windows: list[Window], server: str, quiet: bool = False) -> float:
+    """What the real action costs per action at 50 games over what the floor costs, in web CPU (the
+    ratio returned), SQL statements of the web processes and their Redis round trips; printed."""
+    real = next((w for w in windows if w.name == "50 games"), None)
+    floor = next((w for w in windows if w.floor_size), None)
+    if real is None or floor is None or not real.done or not floor.done:
+        if not quiet:
+            print(f"{server}: no cost ratio (the 50-game window or the floor was not measured)")
+        return float("nan")
+
+    def each(w: Window) -> dict[str, float]:
+        return {"cpu": w.cpu["web"] * 1000 / w.done, **{k: v / w.done for k, v in w.counts.items()}}
+
+    a, b = each(real), each(floor)
+    ratio = {k: a[k] / b[k] if b[k] else float("nan") for k in a}
+    if not quiet:
+        print(
+            f"{server}: cost ratio vs the floor (pushes of {floor.floor_size} characters, the real "
+            f"window's median) per action at 50 games, real/floor: web CPU {a['cpu']:.1f}/"
+            f"{b['cpu']:.1f} ms = {ratio['cpu']:.1f}; SQL statements {a['queries']:.1f}/"
+            f"{b['queries']:.1f} = {ratio['queries']:.1f}; Redis round trips "
+            f"{a['redis_round_trips']:.1f}/{b['redis_round_trips']:.1f} = "
+            f"{ratio['redis_round_trips']:.1f} (web processes only)"
+        )
+    return ratio["cpu"]
 
 
 def run_server(server: str, args, env: dict, logs: Path, deadline: float) -> list[Window]:
@@ -969,6 +1055,7 @@ def main() -> int:
         "DJANGO_SETTINGS_MODULE": "ludopat.settings",
         "DEBUG": "0",
         "LUDOPAT_TEST_SEEDS": "0",
+        "LUDOPAT_BENCH_FLOOR": "1",  # the floor action and the query/round-trip counts
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
@@ -995,22 +1082,27 @@ def main() -> int:
     print()
     for server, windows in results.items():
         at50 = next((w for w in windows if w.name == "50 games"), None)
-        passing = [w for w in windows if w.passed]
+        passing = [w for w in windows if w.passed and not w.floor_size]
         capacity = max((w.rate for w in passing), default=0.0)
         p99 = at50.ms(99) if at50 else float("nan")
         errors50 = at50.errors if at50 else 0
-        clean = max((w.rate for w in windows if w.errors == 0 and w.done), default=0.0)
+        clean = max(
+            (w.rate for w in windows if w.errors == 0 and w.done and not w.floor_size), default=0.0
+        )
         print(
             f"{server}: p99 {p99:.1f} ms and {errors50} errors at 50 games every "
             f"{args.interval:g} s; capacity {capacity:.1f} actions/s (p99 < {P99_LIMIT_MS:.0f} ms, no "
             f"errors); highest rate without errors {clean:.1f} actions/s"
         )
+        cost_ratios(windows, server)
     print(f"total {time.monotonic() - began:.0f} s")
     first = results[servers[0]]
     at50 = next((w for w in first if w.name == "50 games"), None)
-    capacity = max((w.rate for w in first if w.passed), default=0.0)
+    capacity = max((w.rate for w in first if w.passed and not w.floor_size), default=0.0)
+    ratio = cost_ratios(first, "", quiet=True)
     print(
-        f"live p99={at50.ms(99) if at50 else float('nan'):.0f} ms at 50 games, capacity {round(capacity, 1):g} actions/s"
+        f"live p99={at50.ms(99) if at50 else float('nan'):.0f} ms at 50 games, capacity "
+        f"{round(capacity, 1):g} actions/s, cost ratio {ratio:.1f} vs floor"
     )
     return 0
 

@@ -15,3 +15,8 @@ class GamesConfig(AppConfig):
         # A staked round's coins, before the leaderboard records them (leaderboard/apps.py).
         on_round_end(Stage.SETTLE, settle)
         also_check(staked_game_problems)
+
+        from . import bench_floor
+
+        if bench_floor.enabled():  # bench/live.py's web processes: count queries and round trips
+            bench_floor.count_round_trips()

@@ -23,6 +23,7 @@ from ludopat.refusals import Refusal
 from ludopat.worker_threads import db_call
 
 from . import actions, actors, broadcast, commands, presence, selectors, throttle
+from .bench_floor import floor_frame
 from .broadcast import group_name
 from .errors import Banned
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
@@ -270,6 +271,12 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             return
         self.sent_version = version
         await self.send(text_data=html)
+
+    async def game_floor(self, event: dict[str, Any]) -> None:
+        """bench/live.py's floor push (games.bench_floor, only with LUDOPAT_BENCH_FLOOR=1): forwarded as
+        a frame of the asked size, no database, no rendering."""
+        if event.get("skip") != self.channel_name:
+            await self.send(text_data=floor_frame(int(event["version"]), int(event["size"])))
 
     async def _shared_board(self, event: dict[str, Any]) -> str | None:
         """The board for this viewer from what the event says, without a database query when another

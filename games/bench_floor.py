@@ -1,0 +1,148 @@
+"""The floor of bench/live.py: the cheapest action the stack allows, to measure a real one against.
+
+Only with LUDOPAT_BENCH_FLOOR=1 in the environment (read per request: without it both URLs are a plain
+404, as any missing page). A POST to /games/<id>/bench-floor goes through the same middleware and the
+same action rate limit as a roll or a move, then does what every action must and nothing more: one read
+of the game and its seats, the asker check (they hold a seat), the game row locked with
+`SELECT ... FOR UPDATE`, one Action row, the version bumped, the commit, and on commit one push to the
+game's group. The sockets forward that push without rendering: a frame of `size` characters (the bench
+asks for the median size of the real action's pushes), built from the version and the size alone.
+
+GET /games/bench-floor/counts answers this process's database queries and Redis round trips so far,
+counted only when the flag was set as the process started (`count_round_trips`, from games.apps): the
+bench reads every web process's before and after a window, and divides by the actions.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.db.backends.signals import connection_created
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from . import broadcast, selectors, throttle
+from .actions.core import lock_game
+from .actors import actor_for, seats_of
+from .models import Action
+
+FLAG = "LUDOPAT_BENCH_FLOOR"
+MIN_SIZE, MAX_SIZE = 64, 1_000_000  # characters of a floor frame
+NO_PAGE = "There is no page at this address."
+
+
+def enabled() -> bool:
+    return os.environ.get(FLAG) == "1"
+
+
+def _plain(message: str, status: int) -> HttpResponse:
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+
+
+def floor_frame(version: int, size: int) -> str:
+    """What a page receives for a floor push: the board's outer tag (the bench reads the version in it;
+    `data-floor` tells it the board itself is unchanged) padded to `size` characters."""
+    head = f'<div id="game-live" data-version="{version}" data-floor="1">'
+    tail = "</div>"
+    return head + "x" * max(0, size - len(head) - len(tail)) + tail
+
+
+def _size(raw: str | None) -> int:
+    try:
+        size = int(raw or "")
+    except ValueError:
+        size = MIN_SIZE
+    return min(max(size, MIN_SIZE), MAX_SIZE)
+
+
+def act(*, game_id: str, seat_id: int, size: int, skip: str) -> int:
+    """Lock, record, bump, commit, push: the new version."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        game.version += 1
+        Action.objects.create(
+            game=game, round=game.round, seq=game.version, seat_id=seat_id,
+            kind=Action.Kind.BACK, text="bench floor",
+        )  # fmt: skip
+        game.save(update_fields=["version"])
+        version = game.version
+        transaction.on_commit(lambda: broadcast.floor_pushed(game_id, version, size, skip))
+    return version
+
+
+def floor(request: HttpRequest, game_id: str) -> HttpResponse:
+    if not enabled():
+        return _plain(NO_PAGE, 404)
+    if request.method != "POST":
+        return _plain("Use POST.", 405)
+    actor = actor_for(request.user, request.session)
+    if not throttle.allow_action(game_id, throttle.asker_for_request(request, actor.key)):
+        return _plain("Too many actions at once: wait a moment and try again.", 429)
+    game, seats = selectors.game_and_seats(game_id)
+    if game is None:
+        return _plain("There is no game at this address.", 404)
+    mine = seats_of(game, seats, actor)
+    if not mine:
+        return _plain("Only a player of this game can do that.", 403)
+    size = _size(request.POST.get("size"))
+    socket = request.headers.get("X-Live-Socket", "")[:200]
+    version = act(game_id=game_id, seat_id=mine[0].pk, size=size, skip=socket)
+    return HttpResponse(floor_frame(version, size))  # the actor's page has it: its socket skips it
+
+
+# --- what a window cost: queries and Redis round trips of this process ---------------------------------
+
+_counts = {"queries": 0, "redis_round_trips": 0}
+_lock = threading.Lock()
+
+
+def _count(name: str) -> None:
+    with _lock:
+        _counts[name] += 1
+
+
+def _count_query(
+    execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
+) -> Any:
+    _count("queries")
+    return execute(sql, params, many, context)
+
+
+def _on_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
+    # A connection object may be opened again (each request of a thread takes one from the pool):
+    # counted once all the same.
+    if _count_query not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_count_query)
+
+
+def count_round_trips() -> None:
+    """From now on count every SQL statement this process sends (each connection's execute wrapper) and
+    every write of one command or one pipeline to Redis (redis-py's `send_packed_command`, sync for the
+    cache and Celery's client, async for the channel layer): a write is one round trip."""
+    import redis.asyncio.connection as async_connection
+    import redis.connection as sync_connection
+
+    connection_created.connect(_on_connection, weak=False)
+    sync_send = sync_connection.AbstractConnection.send_packed_command
+    async_send = async_connection.AbstractConnection.send_packed_command
+
+    def send(self: Any, *args: Any, **kwargs: Any) -> None:
+        _count("redis_round_trips")
+        sync_send(self, *args, **kwargs)
+
+    async def send_async(self: Any, *args: Any, **kwargs: Any) -> None:
+        _count("redis_round_trips")
+        await async_send(self, *args, **kwargs)
+
+    sync_connection.AbstractConnection.send_packed_command = send  # type: ignore[method-assign]
+    async_connection.AbstractConnection.send_packed_command = send_async  # type: ignore[method-assign]
+
+
+def counts(request: HttpRequest) -> HttpResponse:
+    if not enabled():
+        return _plain(NO_PAGE, 404)
+    with _lock:
+        return JsonResponse(dict(_counts))

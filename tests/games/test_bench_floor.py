@@ -1,0 +1,99 @@
+"""bench/live.py's floor action (games/bench_floor.py): a missing page unless LUDOPAT_BENCH_FLOOR=1;
+with it, one Action, one version, and a push every other socket forwards unrendered at the asked size."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from django.test import Client
+
+from games.models import Action
+from tests.games.test_consumers import connect, drain, session_for, version_of
+from tests.games.webplay import fresh, friends_room, member, snapshot
+
+
+@pytest.fixture(autouse=True)
+def fresh_layer(redis_client):
+    channel_layers.backends.clear()  # each test has its own event loop
+
+
+def _room(django_user_model):
+    host = django_user_model.objects.create_user("hostess")
+    guest = django_user_model.objects.create_user("guesto")
+    nosy = django_user_model.objects.create_user("nosy")
+    return friends_room(member(host), [member(guest)]), host, guest, nosy
+
+
+def _post(user, game, size: int = 0, socket: str = ""):
+    client = Client()
+    client.force_login(user)
+    headers = {"X-Live-Socket": socket} if socket else {}
+    return client.post(f"/games/{game.pk}/bench-floor", {"size": size}, headers=headers)
+
+
+@pytest.mark.django_db
+def test_without_the_flag_the_floor_is_a_missing_page_that_writes_nothing(
+    django_user_model, monkeypatch
+):
+    monkeypatch.delenv("LUDOPAT_BENCH_FLOOR", raising=False)
+    game, host, _guest, _nosy = _room(django_user_model)
+    before = snapshot(game)
+    response = _post(host, game, 5000)
+    assert response.status_code == 404
+    assert "no page" in response.content.decode()
+    assert snapshot(game) == before
+    assert Client().get("/games/bench-floor/counts").status_code == 404
+    monkeypatch.setenv("LUDOPAT_BENCH_FLOOR", "0")  # only "1" turns it on
+    assert _post(host, game, 5000).status_code == 404
+    assert snapshot(game) == before
+
+
+@pytest.mark.django_db
+def test_only_a_player_of_the_game_may_use_the_floor(django_user_model, monkeypatch):
+    monkeypatch.setenv("LUDOPAT_BENCH_FLOOR", "1")
+    game, _host, _guest, nosy = _room(django_user_model)
+    before = snapshot(game)
+    assert _post(nosy, game, 5000).status_code == 403
+    assert snapshot(game) == before
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_floor_writes_one_action_and_every_other_socket_gets_the_asked_size_unrendered(
+    django_user_model, monkeypatch
+):
+    monkeypatch.setenv("LUDOPAT_BENCH_FLOOR", "1")
+    game, host, guest, nosy = await database_sync_to_async(_room)(django_user_model)
+    sockets = []
+    for user in (host, guest, nosy):
+        key = await database_sync_to_async(session_for)(user, f"key-{user.pk}")
+        sockets.append(await connect(game.pk, key))
+    host_ws, guest_ws, watch_ws = sockets
+    host_channel = next(m for m in host_ws.pending if 'id="live-socket"' in m)
+    host_channel = host_channel.split('data-channel="')[1].split('"')[0]
+    for ws in sockets:
+        await drain(ws)
+    actions_before = await database_sync_to_async(Action.objects.filter(game=game).count)()
+
+    response = await database_sync_to_async(_post)(host, game, 7000, host_channel)
+
+    assert response.status_code == 200
+    now = await database_sync_to_async(fresh)(game)
+    assert now.version == game.version + 1 and now.state == game.state  # no move was made
+    assert await database_sync_to_async(Action.objects.filter(game=game).count)() == (
+        actions_before + 1
+    )
+    answer = response.content.decode()
+    assert len(answer) == 7000 and version_of(answer) == now.version
+    for ws in (guest_ws, watch_ws):
+        frame = await ws.receive_from(timeout=3)
+        assert len(frame) == 7000 and version_of(frame) == now.version
+        assert 'data-floor="1"' in frame and "token-button" not in frame  # not a rendered board
+    assert await host_ws.receive_nothing(timeout=0.3)  # the POST's answer carried it
+    counts = await database_sync_to_async(Client().get)("/games/bench-floor/counts")
+    assert set(json.loads(counts.content)) == {"queries", "redis_round_trips"}
+    for ws in sockets:
+        await ws.disconnect()
