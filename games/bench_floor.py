@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.db import transaction
 from django.db.backends.signals import connection_created
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -50,12 +51,14 @@ def floor_frame(version: int, size: int) -> str:
     return head + "x" * max(0, size - len(head) - len(tail)) + tail
 
 
-def _size(raw: str | None) -> int:
-    try:
-        size = int(raw or "")
-    except ValueError:
-        size = MIN_SIZE
-    return min(max(size, MIN_SIZE), MAX_SIZE)
+class FloorForm(forms.Form):
+    """The floor POST's one field: the frame's size in characters (clamped; anything else: the least)."""
+
+    size = forms.IntegerField(required=False)
+
+    def frame_size(self) -> int:
+        size = (self.cleaned_data.get("size") or MIN_SIZE) if self.is_valid() else MIN_SIZE
+        return min(max(size, MIN_SIZE), MAX_SIZE)
 
 
 def act(*, game_id: str, seat_id: int, size: int, skip: str) -> int:
@@ -87,7 +90,7 @@ def floor(request: HttpRequest, game_id: str) -> HttpResponse:
     mine = seats_of(game, seats, actor)
     if not mine:
         return _plain("Only a player of this game can do that.", 403)
-    size = _size(request.POST.get("size"))
+    size = FloorForm(request.POST).frame_size()
     socket = request.headers.get("X-Live-Socket", "")[:200]
     version = act(game_id=game_id, seat_id=mine[0].pk, size=size, skip=socket)
     return HttpResponse(floor_frame(version, size))  # the actor's page has it: its socket skips it
