@@ -98,8 +98,11 @@ def everyone_here(game: Game) -> None:
     presence.touch(game.pk, ids, "test-connection")
 
 
-def timed_room(host, guest, seconds=10, pauses=2, pause_seconds=60, ruleset="twodice") -> Game:
-    """A timed two-seat friends room, `guest` joined, both present, started."""
+def timed_room(
+    host, guest, seconds=10, pauses=2, pause_seconds=60, ruleset="twodice", *, start=True
+) -> Game:
+    """A timed two-seat friends room, `guest` joined; with `start`, both present and started (without,
+    it waits for its host's Start, and for the pages that will make its players present)."""
     game = actions.create_game(
         host,
         "friends",
@@ -109,8 +112,9 @@ def timed_room(host, guest, seconds=10, pauses=2, pause_seconds=60, ruleset="two
         TimerSpec(seconds, pauses, pause_seconds),
     )
     actions.do_join(game.pk, guest)
-    everyone_here(game)
-    actions.do_start(game.pk, host)
+    if start:
+        everyone_here(game)
+        actions.do_start(game.pk, host)
     return Game.objects.get(pk=game.pk)
 
 

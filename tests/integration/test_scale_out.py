@@ -21,9 +21,9 @@ from channels.db import database_sync_to_async as in_db
 from django.contrib.auth import get_user_model
 
 from games import actions
-from games.actions import SeatSpec, TimerSpec
-from games.models import Action, ChatMessage, Game, Seat
+from games.models import Action, ChatMessage, Game
 from games.staking.rooms import create_staked_room, join_staked_room
+from tests import factories
 from tests.games.webplay import fresh, member
 from tests.integration.browsers import (
     Page,
@@ -47,16 +47,8 @@ def two_people(prefix: str):
 
 
 def timed_room(alice, bob) -> Game:
-    game = actions.create_game(
-        member(alice),
-        "friends",
-        "twodice",
-        {},
-        [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
-        TimerSpec(TIMER, 1, 5),
-    )
-    actions.do_join(game.pk, member(bob))
-    return fresh(game)
+    """Alice's timed room, Bob joined, not started."""
+    return factories.timed_room(member(alice), member(bob), TIMER, 1, 5, start=False)
 
 
 def timeouts(game_id: str, **filters) -> int:

@@ -31,10 +31,10 @@ from django.contrib.auth import get_user_model
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from games import actions, broadcast
-from games.actions import SeatSpec, TimerSpec
-from games.models import Action, ChatMessage, Game, Seat
+from games import broadcast
+from games.models import Action, ChatMessage, Game
 from ludopat import embedded_redis
+from tests import factories
 from tests.games.webplay import SEED, computer_game, fresh, member, turn_seat
 from tests.integration.browsers import Page, Player, next_action, session_for, version_of
 from tests.integration.conftest import (
@@ -154,16 +154,8 @@ def rooms_on_each_shard(site: ShardedSite, alice, bob) -> dict[int, Game]:
     """Timed rooms of Alice and Bob, made until one's group is on each shard."""
     rooms: dict[int, Game] = {}
     while len(rooms) < 2:
-        game = actions.create_game(
-            member(alice),
-            "friends",
-            "twodice",
-            {},
-            [SeatSpec(Seat.Kind.HUMAN), SeatSpec(Seat.Kind.OPEN)],
-            TimerSpec(TIMER, 1, 5),
-        )
-        actions.do_join(game.pk, member(bob))
-        rooms.setdefault(site.shard_of(broadcast.group_name(game.pk)), fresh(game))
+        game = factories.timed_room(member(alice), member(bob), TIMER, 1, 5, start=False)
+        rooms.setdefault(site.shard_of(broadcast.group_name(game.pk)), game)
     return rooms
 
 
