@@ -71,28 +71,19 @@ START_TIMEOUT = 30.0
 # Collection: mark, order
 
 
-# Modules run after the other browser tests: the every-URL walk opens every admin page, which makes
-# daphne cache content type ids (ContentType.objects keeps them for the process's life); the flush
-# after each test deletes those rows and post_migrate adds them back under new ids, so an admin save in
-# a later test would write a log entry pointing at a content type that no longer exists.
-LAST_MODULES = {"test_no_page_wider_than_a_phone.py"}
-
-
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list
 ) -> None:
-    """Every test under tests/browser is a browser test, and they all run after every other test
-    (LAST_MODULES last of all)."""
+    """Every test under tests/browser is a browser test, and they all run after every other test."""
     here = Path(__file__).parent
-    browser, last, other = [], [], []
+    browser, other = [], []
     for item in items:
-        path = Path(str(item.fspath))
-        if here in path.parents:
+        if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.browser)
-            (last if path.name in LAST_MODULES else browser).append(item)
+            browser.append(item)
         else:
             other.append(item)
-    items[:] = other + browser + last
+    items[:] = other + browser
 
 
 def _require_chromium() -> None:

@@ -26,7 +26,7 @@ from tests.browser.play import (
 )
 from tests.ledger_checks import assert_ledger_ok
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.longest]
 
 # The focused element carries a mark that only the same element (not a re-rendered copy) keeps.
 MARK_FOCUS = (

@@ -20,7 +20,7 @@ import pytest
 from tests.browser.conftest import PHONE
 from tests.browser.play import PASSWORD
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.longest]
 
 # A long username: the navigation must fit it too (wrapped or cut, never pushing the page wider).
 PLAYER = "alice_with_a_rather_long_name"

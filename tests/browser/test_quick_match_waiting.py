@@ -15,7 +15,7 @@ from tests.browser.play import live, log_in, make_user
 from tests.factories import PASSWORD, seasoned_account
 from tests.ledger_checks import assert_ledger_ok
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.longest]
 
 
 def _entry_status(game_id: str) -> str:

@@ -16,7 +16,7 @@ from tests.browser.play import (
 )
 from tests.ledger_checks import assert_ledger_ok
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.longest]
 
 TURNS = 6
 

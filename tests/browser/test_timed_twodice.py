@@ -19,7 +19,7 @@ from tests.browser.play import (
     version,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.longest]
 
 TIMER = 5  # a test-only timer (the stack runs with LUDOPAT_TEST_SEEDS=1)
 

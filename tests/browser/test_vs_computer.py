@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import check_accessible
 from tests.browser.play import NO_AUTOMOVE, game_id, state, version, wait_past
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.longest]
 
 
 def test_quick_game_against_the_computer_to_the_end(new_page, shoot_sizes):
