@@ -4,6 +4,10 @@ PYTHON ?= $(shell for p in python3.12 python3.11 python3; do \
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Byte-code caches on whatever the shell says: with PYTHONDONTWRITEBYTECODE set, every pytest worker
+# (assertion rewriting) and every daphne and Celery process the tests start compiled every module
+# again, about 8 s of CPU per process on a 2-core machine (docs/performance.md).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test install lint format clean bench
 

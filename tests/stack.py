@@ -72,10 +72,10 @@ def service_env(
 
 
 def quiesce_games(settle: float = 0.5, quiet: float = 0.1) -> None:
-    """Stop every clock and computer before a test's tables are flushed.
+    """Stop every clock and computer before a test's tables are emptied.
 
-    A Celery worker still playing for a timed seat holds row locks; on PostgreSQL the flush's TRUNCATE
-    then deadlocks with it. Abandoned games with no deadline give the worker, the beat sweeper and any
+    A Celery worker still playing for a timed seat holds row locks; on PostgreSQL emptying the tables
+    then waits for it, or deadlocks with it. Abandoned games with no deadline give the worker, the beat sweeper and any
     scheduled task nothing to do; a task already past its checks is let commit: on PostgreSQL until no
     other session on the test database has been inside a transaction for `quiet` seconds (at most
     `settle` seconds in all), elsewhere for `settle` seconds.

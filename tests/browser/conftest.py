@@ -7,9 +7,9 @@ How the pieces fit:
   pointed at it with DATABASE_URL (SQLite: the file var/test-db.sqlite3; PostgreSQL: test_<name>). The
   session's REDIS_URL (tests/../conftest.py starts an embedded Redis when none is set) is inherited.
 - Each browser test uses `transactional_db`: what the test writes is committed, so the subprocesses see
-  it, and the tables are flushed afterwards. The subprocesses hold no connection open between requests
-  and tasks (CONN_MAX_AGE is 0; Celery closes its connection after each task), so a flush only ever waits
-  for a request or task in flight, never deadlocks. For SQLite the test database is switched to WAL so
+  it, and the tables are emptied afterwards (tests/fast_flush.py). The subprocesses hold no connection
+  open between requests and tasks (CONN_MAX_AGE is 0; Celery closes its connection after each task), so
+  emptying only ever waits for a request or task in flight, never deadlocks. For SQLite the test database is switched to WAL so
   readers never block the writer.
 - Browser tests run last in the session (see pytest_collection_modifyitems): while the stack runs no
   other test holds a long transaction open on the shared database, and the Celery worker never meets a
@@ -247,7 +247,7 @@ def browser(live_stack):
 
 @pytest.fixture
 def live(live_stack, browser, transactional_db, request) -> Iterator[Stack]:
-    """The running stack for one test, on a database this test may write to (flushed afterwards)."""
+    """The running stack for one test, on a database this test may write to (emptied afterwards)."""
     live_stack.check_alive()
     for p in live_stack.processes:
         p.set_mark()
