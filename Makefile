@@ -15,9 +15,14 @@ $(PY):
 	@test -n "$(PYTHON)" || { echo "Ludopat needs Python 3.11 or 3.12 on PATH"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
+# uv installs what pip would, from the same index, in seconds rather than a minute (it resolves and
+# downloads in parallel and keeps a cache); where it can't be had, pip does it.
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	@if $(PY) -m pip install --quiet uv; then \
+		$(VENV)/bin/uv pip install --quiet --python $(PY) -e '.[dev]'; \
+	else \
+		$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[dev]'; \
+	fi
 	@touch $(STAMP)
 
 install: $(STAMP)
