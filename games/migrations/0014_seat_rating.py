@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_report_moves_to_accounts'),
+        ("games", "0013_report_moves_to_accounts"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='rating',
+            model_name="seat",
+            name="rating",
             field=models.IntegerField(blank=True, null=True),
         ),
     ]
