@@ -27,6 +27,7 @@ from games.task_queue import send_task
 from ..models import Rating, RatingReplay, Result
 from .scale import DEFAULT_MU, DEFAULT_SIGMA
 from .skill import NEW_PLAYER, Skill, rate_places
+from .writes import update_rows
 
 REPLAY_TASK = "leaderboard.tasks.replay_ratings"
 WRITE_BATCH = 2000
@@ -104,7 +105,7 @@ def replay(ruleset: str, from_result: int = 0, *, locked: bool = False) -> Repla
     tables: dict[int, list[tuple]] = {}  # round id: its results, rounds in the order of their first
     for row in later.iterator(chunk_size=WRITE_BATCH):
         tables.setdefault(row[1], []).append(row)
-    changed: list[Result] = []
+    changed: list[tuple[int, float | None, float | None, int | None]] = []
     touched: set[int] = set()
     rounds = 0
     for table in tables.values():
@@ -124,14 +125,8 @@ def replay(ruleset: str, from_result: int = 0, *, locked: bool = False) -> Repla
                 new[row[0]] = (skill.mu, skill.sigma, skill.shown - old.skill.shown)
                 players[row[2]] = Player(skill, old.games + 1, row[6])
                 touched.add(row[2])
-        changed += [
-            Result(pk=pk, rating_mu=mu, rating_sigma=sigma, rating_change=change)
-            for pk, (mu, sigma, change) in new.items()
-            if stored[pk] != (mu, sigma, change)
-        ]
-    Result.objects.bulk_update(
-        changed, ["rating_mu", "rating_sigma", "rating_change"], batch_size=WRITE_BATCH
-    )
+        changed += [(pk, *values) for pk, values in new.items() if stored[pk] != values]
+    update_rows(Result, ["rating_mu", "rating_sigma", "rating_change"], changed)
     return Replayed(rounds, len(changed), _write_ratings(ruleset, players))
 
 
@@ -177,10 +172,10 @@ def _write_ratings(ruleset: str, players: dict[int, Player]) -> int:
             row.mu, row.sigma, row.value, row.games = want
             row.last_played = want_last
             changed.append(row)
-    Rating.objects.bulk_create([r for r in changed if r.pk is None])
-    Rating.objects.bulk_update(
-        [r for r in changed if r.pk is not None],
+    Rating.objects.bulk_create([r for r in changed if r.pk is None], batch_size=WRITE_BATCH)
+    update_rows(
+        Rating,
         ["mu", "sigma", "value", "games", "last_played"],
-        batch_size=WRITE_BATCH,
+        [(r.pk, r.mu, r.sigma, r.value, r.games, r.last_played) for r in changed if r.pk],
     )
     return len(changed)
