@@ -18,8 +18,8 @@ Three parts:
    by `games.actions.rounds.finish_round` in the action's transaction (on PostgreSQL), timing the
    rating code there (locking the players' rating rows, rating, writing the results' changes and the
    rows) apart from the rest of the round's end.
-3. Replay: `--replay-rounds` rounds of one rule set (2 to 4 accounts each, from 2,000 players) written
-   through the results writer, then the whole rule set replayed from its first round (what
+3. Replay: `--replay-rounds` rounds of one rule set (2 to 4 accounts each, from 2,000 players), their
+   results inserted as counted rows, then the whole rule set replayed from its first round (what
    `manage.py recompute_ratings` and a removed round's replay run), timed, and checked against the
    stored ratings.
 
@@ -268,25 +268,29 @@ def updates(rounds: int, rng: random.Random) -> float:
 
 
 def replay_time(count: int, rng: random.Random) -> None:
-    """`count` rounds of classic among 2,000 players, then a replay of classic from scratch."""
+    """`count` rounds of classic among 2,000 players, then a replay of classic from scratch. The
+    results are written as counted rows directly (bulk inserts: the replay reads only the results, and
+    the standings' writer would take most of an hour for 100,000 rounds on a loaded machine)."""
     from django.contrib.auth import get_user_model
     from django.db import transaction
     from django.utils import timezone
 
     from games.models import Game, Round
     from leaderboard.models import Result
+    from leaderboard.points import points_for
     from leaderboard.ratings.replay import replay
-    from leaderboard.results import FinishedRound, SeatFacts, write_rounds
 
     user_model = get_user_model()
     user_model.objects.bulk_create(
         [user_model(username=f"player{n:05d}", password="!") for n in range(2000)], batch_size=1000
     )
-    users = list(user_model.objects.filter(username__startswith="player").order_by("pk"))
+    users = list(
+        user_model.objects.filter(username__startswith="player").values_list("pk", flat=True)
+    )
     started = time.perf_counter()
     now = timezone.now()
-    for first in range(0, count, 500):
-        size = min(500, count - first)
+    for first in range(0, count, 2000):
+        size = min(2000, count - first)
         with transaction.atomic():
             games = Game.objects.bulk_create(
                 [
@@ -295,15 +299,28 @@ def replay_time(count: int, rng: random.Random) -> None:
                 ]
             )
             kept = Round.objects.bulk_create([Round(game=g, number=1, places=[]) for g in games])
-            rounds = []
-            for n, row in enumerate(kept):
+            rows = []
+            for n, kept_round in enumerate(kept):
                 people = rng.sample(users, rng.choice([2, 2, 3, 4]))
-                seats = [SeatFacts(i, p.pk, p.username) for i, p in enumerate(people)]
-                places = list(range(len(seats)))
-                rng.shuffle(places)
                 when = now - timedelta(seconds=count - first - n)
-                rounds.append(FinishedRound(row.pk, "classic", seats, places, "won", when))
-            write_rounds(rounds)
+                for place, user_id in enumerate(people, start=1):
+                    rows.append(
+                        Result(
+                            round=kept_round,
+                            seat_index=place - 1,
+                            user_id=user_id,
+                            name=f"p{user_id}",
+                            place=place,
+                            players=len(people),
+                            points=points_for(place, len(people)),
+                            ruleset="classic",
+                            against_people=True,
+                            how="won",
+                            counted=True,
+                            finished_at=when,
+                        )
+                    )
+            Result.objects.bulk_create(rows, batch_size=2000)
     wrote = time.perf_counter() - started
     counted = Result.objects.filter(ruleset="classic", counted=True).count()
     with transaction.atomic():
@@ -314,8 +331,9 @@ def replay_time(count: int, rng: random.Random) -> None:
         again = replay("classic")  # the stored ratings are what the results give: nothing to write
     print(f"== replay: one rule set at {count:,} rounds ({counted:,} counted results, PostgreSQL)")
     print(
-        f"   written in {wrote:.0f} s; replayed from its first round in {took:.1f} s "
-        f"({done.rounds:,} rated rounds, {done.results:,} results and {done.players:,} ratings written)"
+        f"   results written in {wrote:.0f} s; replayed from its first round in {took:.1f} s "
+        f"({done.rounds:,} rated rounds, {done.results:,} results and {done.players:,} ratings "
+        f"written: {1000 * took / max(done.rounds, 1):.2f} ms a round)"
     )
     print(f"   a second replay finds {again.results + again.players} differences (target 0)")
     print(f"   reproduce: {SCRIPT} --no-strengths --replay-rounds {count}")

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, Max, Min
 
 from games.task_queue import send_task
 
@@ -82,12 +81,10 @@ def replay(ruleset: str, from_result: int = 0, *, locked: bool = False) -> Repla
     changes that differ and the rating rows of everyone rated since. Call it in a transaction."""
     if not locked:
         list(Rating.objects.select_for_update().filter(ruleset=ruleset).order_by("pk").values("pk"))
-    # Whole rounds from the first one with a result at `from_result` or later (a round's results are
-    # written by one statement, but another round's may take ids between them).
-    again = Result.objects.filter(ruleset=ruleset, pk__gte=from_result).values("round_id")
-    players = _players_before(ruleset, from_result, again)
+    start = _whole_rounds_from(ruleset, from_result)
+    players = _players_before(ruleset, start)
     later = (
-        Result.objects.filter(ruleset=ruleset, round_id__in=again)
+        Result.objects.filter(ruleset=ruleset, pk__gte=start)
         .order_by("pk")
         .values_list(
             "pk",
@@ -130,16 +127,29 @@ def replay(ruleset: str, from_result: int = 0, *, locked: bool = False) -> Repla
     return Replayed(rounds, len(changed), _write_ratings(ruleset, players))
 
 
-def _players_before(
-    ruleset: str, from_result: int, again: QuerySet[Result, Any]
-) -> dict[int, Player]:
-    """Each player's rating as their last rated result before `from_result` left it (results of the
-    rounds rated `again` left out)."""
-    if from_result <= 0:
+def _whole_rounds_from(ruleset: str, from_result: int) -> int:
+    """The first result id from which whole rounds follow: a round's results are written by one
+    statement, but another round's may take ids between them, so a round may straddle `from_result`."""
+    start = from_result
+    while start > 0:
+        straddling = Result.objects.filter(
+            ruleset=ruleset,
+            round_id__in=Result.objects.filter(ruleset=ruleset, pk__gte=start).values("round_id"),
+            pk__lt=start,
+        ).aggregate(first=Min("pk"))["first"]
+        if straddling is None:
+            break
+        start = straddling
+    return start
+
+
+def _players_before(ruleset: str, start: int) -> dict[int, Player]:
+    """Each player's rating as their last rated result before `start` left it."""
+    if start <= 0:
         return {}
     earlier = Result.objects.filter(
-        ruleset=ruleset, pk__lt=from_result, rating_mu__isnull=False, user_id__isnull=False
-    ).exclude(round_id__in=again)
+        ruleset=ruleset, pk__lt=start, rating_mu__isnull=False, user_id__isnull=False
+    )
     last = {
         row["user_id"]: (row["last"], row["games"])
         for row in earlier.values("user_id").annotate(last=Max("pk"), games=Count("pk"))
