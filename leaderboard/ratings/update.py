@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from ..models import Rating, Result
 from .scale import DEFAULT_MU, DEFAULT_SIGMA, shown
 from .skill import Skill, rate_places
+from .writes import update_rows
 
 
 def lock_ratings(user_ids: Iterable[int], ruleset: str) -> dict[int, Rating]:
@@ -66,5 +67,13 @@ def rate_round(results: Sequence[Result], ratings: dict[int, Rating]) -> None:
         rating.mu, rating.sigma, rating.value = new.mu, new.sigma, new.shown
         rating.games += 1
         rating.last_played = result.finished_at
-    Result.objects.bulk_update(players, ["rating_mu", "rating_sigma", "rating_change"])
-    Rating.objects.bulk_update(held, ["mu", "sigma", "value", "games", "last_played"])
+    update_rows(
+        Result,
+        ["rating_mu", "rating_sigma", "rating_change"],
+        [(r.pk, r.rating_mu, r.rating_sigma, r.rating_change) for r in players],
+    )
+    update_rows(
+        Rating,
+        ["mu", "sigma", "value", "games", "last_played"],
+        [(r.pk, r.mu, r.sigma, r.value, r.games, r.last_played) for r in held],
+    )
