@@ -103,7 +103,6 @@ def replay(ruleset: str, from_result: int = 0, *, locked: bool = False) -> Repla
     for row in later.iterator(chunk_size=WRITE_BATCH):
         tables.setdefault(row[1], []).append(row)
     changed: list[tuple[int, float | None, float | None, int | None]] = []
-    touched: set[int] = set()
     rounds = 0
     for table in tables.values():
         rated = sorted(
@@ -121,7 +120,6 @@ def replay(ruleset: str, from_result: int = 0, *, locked: bool = False) -> Repla
             for row, old, skill in zip(rated, before, after, strict=True):
                 new[row[0]] = (skill.mu, skill.sigma, skill.shown - old.skill.shown)
                 players[row[2]] = Player(skill, old.games + 1, row[6])
-                touched.add(row[2])
         changed += [(pk, *values) for pk, values in new.items() if stored[pk] != values]
     update_rows(Result, ["rating_mu", "rating_sigma", "rating_change"], changed)
     return Replayed(rounds, len(changed), _write_ratings(ruleset, players))
