@@ -14,10 +14,11 @@ Three parts:
    function, leaderboard.ratings.skill); ten times as many games for the empirical head-to-head win
    rates; and the held-out games both predict. A prediction picks the player the ratings put higher
    (or whose empirical head-to-head rate is over 50%); it is right when that player won.
-2. U: the cost of a rating update inside `finish_round`: real rooms between accounts, each round ended
-   by `games.actions.rounds.finish_round` in the action's transaction (on PostgreSQL), timing the
-   rating code there (locking the players' rating rows, rating, writing the results' changes and the
-   rows) apart from the rest of the round's end.
+2. U: the cost of a rating update inside `finish_round`: real rooms of 2 to 4 accounts, every player
+   but one resigning (`do_resign`; the last resignation ends the round through `end_round` and
+   `finish_round`, on PostgreSQL), timing the rating code that the round-end handler runs there
+   (locking the players' rating rows, rating, writing the results' changes and the rows) apart from
+   the rest of the round's end.
 3. Replay: `--replay-rounds` rounds of one rule set (2 to 4 accounts each, from 2,000 players), their
    results inserted as counted rows, then the whole rule set replayed from its first round (what
    `manage.py recompute_ratings` and a removed round's replay run), timed, and checked against the
@@ -221,11 +222,9 @@ def timing_ratings() -> Iterator[list[float]]:
 def updates(rounds: int, rng: random.Random) -> float:
     """Rated rounds ended by finish_round in real rooms; the median ms of their rating update."""
     from django.contrib.auth import get_user_model
-    from django.db import transaction
 
     from games import actions
     from games.actions import Actor, SeatSpec
-    from games.actions.rounds import finish_round
     from games.models import Game, Seat
 
     user_model = get_user_model()
@@ -246,13 +245,13 @@ def updates(rounds: int, rng: random.Random) -> float:
             for guest in table[1:]:
                 actions.do_join(game.pk, guest)
             actions.do_start(game.pk, table[0])
-            places = list(range(count))
-            rng.shuffle(places)
+            # All but one resign, in a random order: the last resignation ends the round (the
+            # computer plays on for a resigned seat while two players are left).
+            quitters = rng.sample(table, count - 1)
+            for quitter in quitters[:-1]:
+                actions.do_resign(game.pk, quitter)
             start = time.perf_counter()
-            with transaction.atomic():
-                locked = actions.lock_game(game.pk)
-                finish_round(locked, actions.seats_in(locked), places, "won")
-                locked.save()
+            actions.do_resign(game.pk, quitters[-1])
             whole.append(1000 * (time.perf_counter() - start))
     assert len(spent) == rounds and Game.objects.filter(status="finished").count() == rounds
     median = statistics.median(spent)
@@ -261,7 +260,8 @@ def updates(rounds: int, rng: random.Random) -> float:
     )
     print(
         f"   rating update: median {median:.2f} ms, p99 {sorted(spent)[int(0.99 * len(spent))]:.2f} ms "
-        f"(lock the rows, rate, write); the whole finish_round: median {statistics.median(whole):.1f} ms"
+        f"(lock the rows, rate, write); the whole resignation that ends the round: median "
+        f"{statistics.median(whole):.1f} ms"
     )
     print(f"   reproduce: {SCRIPT} --no-strengths --update-rounds {rounds}")
     return median
