@@ -2,11 +2,11 @@
 own rating a waiting player is searched an opponent, whether two entries may meet, and which entries
 a sweep pairs, closest first.
 
-A player's range is ±(100 + 20 · seconds waited), capped at ±400 (reached at 15 s); after 30 s it is
-anyone. Two players meet only when each is within the other's range: the one who just pressed is not
+A player's range is ±(100 + 20 · whole seconds waited), capped at ±400 (reached at 15 s); after 30 s
+it is anyone. (Whole seconds: the waiting screen shows the range a sweep uses, not one a moment off.) Two players meet only when each is within the other's range: the one who just pressed is not
 handed a far stronger or weaker opponent because that opponent has waited long.
 
->>> search_range(0), search_range(5), search_range(15), search_range(29.9), search_range(30)
+>>> search_range(0), search_range(5.9), search_range(15), search_range(29.9), search_range(30)
 (100, 200, 400, 400, None)
 >>> may_meet(1500, 0, 1600, 0), may_meet(1500, 0, 1601, 60)
 (True, False)
@@ -30,7 +30,7 @@ def search_range(waited_seconds: float) -> int | None:
     opponent; None: anyone."""
     if waited_seconds >= ANYONE_AFTER:
         return None
-    return min(RANGE_CAP, RANGE_START + int(RANGE_GROWTH * max(0.0, waited_seconds)))
+    return min(RANGE_CAP, RANGE_START + RANGE_GROWTH * int(max(0.0, waited_seconds)))
 
 
 def _covers(reach: int | None, gap: int) -> bool:
