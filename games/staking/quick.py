@@ -119,7 +119,8 @@ def quick_match(
 
 
 MERGED_TEXT = (
-    "Paired with another player's quick match: the stake went back to the wallet and into that game."
+    "Paired with another player's quick match: "
+    "the stake went back to the wallet and into that game."
 )
 
 
@@ -136,10 +137,9 @@ def pair_entries(earlier_id: str, later_id: str) -> Game:
         if earlier is None or later is None or earlier_id == later_id:
             raise Conflict("Those quick-match entries are gone.")
         queue_lock(earlier.stake, earlier.ruleset)  # the sweep's pass holds it already
-        _refuse_pairing(earlier, later)
-        assert later.owner_id is not None  # (checked by _refuse_pairing)
+        later_player = _refuse_pairing(earlier, later)
         later_seats = seats_in(later)
-        player = Actor(later.owner_id, later_seats[0].player_key)
+        player = Actor(later_player, later_seats[0].player_key)
         end_round(
             later,
             later_seats,
@@ -153,21 +153,25 @@ def pair_entries(earlier_id: str, later_id: str) -> Game:
         return earlier
 
 
-def _refuse_pairing(earlier: Game, later: Game) -> None:
+def _refuse_pairing(earlier: Game, later: Game) -> int:
+    """Refused unless the two entries may be paired; the later entry's player."""
+    host, player = earlier.owner_id, later.owner_id
     for entry in (earlier, later):
-        if not entry.quick or entry.status != Game.Status.OPEN or entry.owner_id is None:
+        if not entry.quick or entry.status != Game.Status.OPEN:
             raise Conflict("That quick-match entry is no longer waiting.")
+    if host is None or player is None:
+        raise Conflict("That quick-match entry has no player any more.")
     if (earlier.stake, earlier.ruleset) != (later.stake, later.ruleset):
         raise Conflict("Quick-match entries pair only at one stake and rule set.")
-    if earlier.owner_id == later.owner_id:
+    if host == player:
         raise Conflict("A player is never paired with themselves.")
-    assert earlier.owner_id is not None and later.owner_id is not None
-    if browsers.share_a_browser(earlier.owner_id, later.owner_id):
+    if browsers.share_a_browser(host, player):
         raise Conflict(SAME_BROWSER)
-    for user_id in (earlier.owner_id, later.owner_id):  # a ban landing: its own sweep closes it
+    for user_id in (host, player):  # a ban landing: its own sweep closes the entry
         notice = ban_notice_for(user_id)
         if notice:
             raise Conflict(notice)
+    return player
 
 
 def paired_into(entry: Game) -> str | None:

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts.ledger import rules
 from accounts.ledger.history import balance_of
-from leaderboard.ratings.reads import shown_ratings
+from leaderboard.ratings.reads import DEFAULT_RATING, ShownRating, shown_ratings
 
 from ..models import RULESET_NAMES, Game
 from .pairing import search_range
@@ -209,6 +209,13 @@ def quick_entry(game_id: str, user_id: int) -> Game | None:
     return Game.objects.filter(pk=game_id, quick=True, owner_id=user_id).first()
 
 
+def _rating_of(entry: Game) -> ShownRating:
+    """The entry's player's rating in its rule set (the default for an entry whose account is gone)."""
+    if entry.owner_id is None:
+        return DEFAULT_RATING
+    return shown_ratings([entry.owner_id], entry.ruleset)[entry.owner_id]
+
+
 def progress(entry: Game) -> Progress:
     stake = entry.stake
     waiting = Counter(
@@ -225,8 +232,7 @@ def progress(entry: Game) -> Progress:
     )
     playing = Game.objects.filter(stake=stake, status=Game.Status.PLAYING).count()
     waited = max(0.0, (timezone.now() - entry.created).total_seconds())
-    assert entry.owner_id is not None  # a quick-match entry has its player
-    rating = shown_ratings([entry.owner_id], entry.ruleset)[entry.owner_id]
+    rating = _rating_of(entry)
     return Progress(
         entry,
         terms(stake),

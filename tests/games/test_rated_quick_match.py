@@ -123,7 +123,8 @@ def test_the_later_players_waiting_screen_follows_to_the_game(django_user_model)
     seconds = int(re.search(r'datetime="PT(\d+)S"', page).group(1))
     reach = min(400, 100 + 20 * seconds)
     assert seconds >= 3
-    assert f'data-testid="quick-range-band">{1720 - reach}–{1720 + reach}<' in page
+    dash = "\N{EN DASH}"
+    assert f'data-testid="quick-range-band">{1720 - reach}{dash}{1720 + reach}<' in page
     assert 'data-testid="quick-rating">1720<' in page
     now = timezone.now()
     waited(first, 5, now), waited(later, 5, now)  # 220 apart, each ±200: not yet
