@@ -22,12 +22,11 @@ from accounts.sanctions import ban_notice_for
 from leaderboard.ratings.reads import shown_ratings
 
 from ..actions.core import lock_game, lock_games
-from ..actions.rounds import end_round
+from ..actions.leaving import close_before_start
 from ..actions.state import seats_in
 from ..actors import Actor
 from ..errors import Conflict, GameError
 from ..models import Action, Game
-from ..round_ends import RoundEnd
 from .keys import answer, first_answer
 from .pairing import may_meet
 from .rooms import SAME_BROWSER, create_staked_room, seat_and_start
@@ -140,15 +139,7 @@ def pair_entries(earlier_id: str, later_id: str) -> Game:
         later_player = _refuse_pairing(earlier, later)
         later_seats = seats_in(later)
         player = Actor(later_player, later_seats[0].player_key)
-        end_round(
-            later,
-            later_seats,
-            places=[],
-            how=RoundEnd.CANCEL,
-            action=Action.Kind.ABANDON,
-            text=MERGED_TEXT,
-            data={PAIRED_INTO: earlier.pk},
-        )
+        close_before_start(later, later_seats, MERGED_TEXT, {PAIRED_INTO: earlier.pk})
         seat_and_start(earlier, seats_in(earlier), player)
         return earlier
 
