@@ -131,11 +131,14 @@ def pair_entries(earlier_id: str, later_id: str) -> Game:
     Refused (GameError, nothing written) unless both are still open quick-match entries at one stake
     and rule set, of two accounts that may play each other for coins."""
     with transaction.atomic():
+        queue = Game.objects.filter(pk=earlier_id).values_list("stake", "ruleset").first()
+        if queue is None:
+            raise Conflict("That quick-match entry is gone.")
+        queue_lock(*queue)  # before any row (the sweep's pass holds it already)
         games = {game.pk: game for game in lock_games([earlier_id, later_id])}
         earlier, later = games.get(earlier_id), games.get(later_id)
         if earlier is None or later is None or earlier_id == later_id:
             raise Conflict("Those quick-match entries are gone.")
-        queue_lock(earlier.stake, earlier.ruleset)  # the sweep's pass holds it already
         later_player = _refuse_pairing(earlier, later)
         later_seats = seats_in(later)
         player = Actor(later_player, later_seats[0].player_key)

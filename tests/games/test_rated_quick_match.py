@@ -134,6 +134,7 @@ def test_the_later_players_waiting_screen_follows_to_the_game(django_user_model)
     r = client.get(status, HTTP_HX_REQUEST="true")
     assert r.status_code == 204 and r["HX-Redirect"] == f"/games/{first.pk}/"
     assert client.get(f"/staked/quick/{later.pk}")["Location"] == f"/games/{first.pk}/"
+    assert client.get(f"/games/{later.pk}/")["Location"] == f"/games/{first.pk}/"  # its old page
     assert opponent_of(first) == bob.user_id
 
 
