@@ -85,6 +85,7 @@ def main() -> int:
         started = time.perf_counter()
         users = make_players(args.players)
         fill(rng, users, args.rounds)
+        call_command("recompute_ratings")  # the rating board on every leaderboard page, rated
         rounds = args.rounds
         print(
             f"wrote {rounds:,} rounds among {len(users):,} players "

@@ -161,6 +161,9 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     is_away = models.BooleanField(default=False)
     last_seen = models.DateTimeField(null=True, blank=True)
+    # The account's shown rating in the game's rule set when the round started (written by the
+    # leaderboard's round-start handler), so the board and the lobby show it without a query.
+    rating = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]

@@ -1,10 +1,11 @@
 """The quick-match waiting screen (/staked/quick/<id>): a player's entry while nobody is paired with it.
 
-It shows the tier, the prize, the time waited and who else waits or plays at that stake, with a cancel
-button. Its status part polls every couple of seconds (htmx): each poll counts as the player's page
+It shows the tier, the prize, the time waited, the range of ratings being searched (it widens as the
+player waits) and who else waits or plays at that stake, with a cancel button. Its status part polls every couple of seconds (htmx): each poll counts as the player's page
 being open (games.presence, for REQUEST_SECONDS), which is what keeps the entry from being withdrawn
 (games.staking.sweeper.withdraw_unattended), so a reload, or a page closed for a few seconds, keeps
-the entry; once paired, the poll sends the page to the game.
+the entry; once paired, the poll sends the page to the game: the entry's own game, or the one the
+sweeper seated its player in (the entry then closed, its stake staked there).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_GET
 from . import presence
 from .htmx import HtmxHttpRequest
 from .models import Game, Seat
-from .staking import tiers
+from .staking import quick, tiers
 
 NOT_YOURS = "There is no quick-match entry of yours at this address: start one in the staked lobby."
 STOP_POLLING = 286  # htmx: swap this answer in, and poll no more
@@ -43,8 +44,12 @@ def _here(entry: Game) -> None:
         presence.seen_in_request(entry.pk, [seat])
 
 
-def _paired(entry: Game) -> bool:
-    return entry.status in (Game.Status.PLAYING, Game.Status.FINISHED)
+def _paired_game(entry: Game) -> str | None:
+    """The address of the game the entry's player was paired into, if any."""
+    if entry.status in (Game.Status.PLAYING, Game.Status.FINISHED):
+        return entry.get_absolute_url()
+    joined = quick.paired_into(entry)
+    return None if joined is None else Game(pk=joined).get_absolute_url()
 
 
 @login_required
@@ -53,8 +58,9 @@ def waiting(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     entry = _entry_or_none(request, game_id)
     if entry is None:
         return _not_yours(request)
-    if _paired(entry):
-        return redirect(entry)
+    game_url = _paired_game(entry)
+    if game_url:
+        return redirect(game_url)
     if entry.status == Game.Status.OPEN:
         _here(entry)
     context = {"progress": tiers.progress(entry), "entry": entry}
@@ -68,9 +74,10 @@ def status(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     entry = _entry_or_none(request, game_id)
     if entry is None:
         return _not_yours(request)
-    if _paired(entry):
+    game_url = _paired_game(entry)
+    if game_url:
         response = HttpResponse(status=204)
-        response["HX-Redirect"] = entry.get_absolute_url()
+        response["HX-Redirect"] = game_url
         return response
     if entry.status == Game.Status.OPEN:
         _here(entry)

@@ -30,7 +30,7 @@ from .forms import VersionForm
 from .htmx import HtmxHttpRequest
 from .models import Game, Seat
 from .staking.forms import KeyedForm, QuickMatchForm, StakedRoomForm
-from .staking.lobby import open_rooms, staked_records
+from .staking.lobby import host_ratings, open_rooms, staked_records
 from .staking.quick import quick_match
 from .staking.rematch import offer_rematch
 from .staking.rooms import cancel_staked_room, create_staked_room, join_staked_room, open_entry_of
@@ -58,10 +58,12 @@ def _rooms_context(request: HtmxHttpRequest) -> dict:
     _host_is_here(request)
     rooms = list(open_rooms(LISTED))
     records = staked_records({r.owner_id for r in rooms if r.owner_id is not None})
+    ratings = host_ratings(rooms)
     limit = limit_for(request.user.pk) if request.user.is_authenticated else None
     for room in rooms:  # attributes for the template; a room with no owner has no record
         room.host_won, room.host_lost = records.get(room.owner_id, (0, 0))  # type: ignore[attr-defined,arg-type]
         room.join_key = KeyedForm().initial["key"]  # type: ignore[attr-defined]
+        room.host_rating = ratings.get(room.pk)  # type: ignore[attr-defined]
         room.refusal = limit.refusal(room.stake) if limit else ""  # type: ignore[attr-defined]
     return {"rooms": rooms, "bands": bands(rooms), "limit": limit}
 

@@ -39,13 +39,15 @@ def presence_lapsed(game_id: str) -> None:
 def sweep_deadlines() -> int:
     """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker) and void
     staked games nobody is at (games.actions.timers.sweep), give up any seat a banned account still
-    holds (a join racing the ban), and withdraw staked rooms whose host has left the page. The
+    holds (a join racing the ban), withdraw staked rooms whose host has left the page, and pair the
+    quick-match entries whose rating ranges have widened to take each other in. The
     sweeps of the layers above the games' core are called here, so the core imports none of them.
     The number of games where a deadline did something."""
     done = timers.sweep()
     health.swept()  # the heartbeat /health/ready reads: a worker runs what beat queues
     _sweep(banned_games.give_up_banned_seats, "giving up banned accounts' seats")
     _sweep(sweeper.withdraw_unattended, "withdrawing unattended staked rooms")
+    _sweep(sweeper.pair_waiting, "pairing waiting quick-match entries")  # after: nobody absent
     return done
 
 

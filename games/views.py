@@ -30,6 +30,7 @@ from .live.presenter import chat_context
 from .live.viewpoint import viewpoint_for
 from .models import Game, Seat
 from .records import record_for
+from .staking.quick import paired_into
 
 # Keyed by the mode as the URL gives it (a Game.Mode value is that string).
 MODE_FORMS: dict[str, type[SetupForm]] = {
@@ -123,6 +124,10 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     vp = viewpoint_for(game, seats, actor)
     if game.quick and game.status == Game.Status.OPEN and vp.host:  # nobody paired yet
         return redirect("staked_quick_waiting", game.pk)
+    if game.quick and game.status == Game.Status.ABANDONED and vp.host:
+        joined = paired_into(game)  # the sweeper seated its player in another entry's game
+        if joined is not None:
+            return redirect("game", joined)
     context = {
         "game": game,
         "vp": vp,

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 
+from games.models import RULESETS
 from ludopat.numbers import AsciiIntegerField
 
 from .standings import BOARD_CHOICES, RULESET_CHOICES
@@ -28,6 +29,7 @@ class LeaderboardForm(forms.Form):
     q = SearchField(required=False)
     me = forms.CharField(required=False, max_length=10)
     page = AsciiIntegerField(min_value=1, required=False)
+    rating = forms.ChoiceField(choices=RULESETS, required=False)  # the rating board's rule set
 
     def value(self, name: str, default: Any = None) -> Any:
         """The field's checked value, or `default` if it is missing or makes no sense."""

@@ -3,7 +3,9 @@
 `Result` is written once per seat when a round ends (leaderboard.results); `Standing` is the running
 sum per player x rule set x board x period, updated in the same transaction, so a leaderboard page is
 an indexed read of `Standing`, never a scan of `Result`. `PairDay` counts the rounds two accounts
-played together on a UTC day, for the 5-a-day rule.
+played together on a UTC day, for the 5-a-day rule. `Rating` is a player's skill per rule set
+(leaderboard.ratings, docs/ratings.md), moved by the rated results in the same transaction; each
+rated `Result` keeps the rating it left its player with, so the ratings can be rebuilt from them.
 """
 
 from __future__ import annotations
@@ -53,6 +55,11 @@ class Result(models.Model):
         default=False
     )  # in the standings (an account, not void, not capped)
     finished_at = models.DateTimeField()
+    # The player's rating right after this round (leaderboard.ratings); all null where the round was
+    # not rated for this seat (not counted, not against people, or alone among the counted accounts).
+    rating_mu = models.FloatField(null=True, blank=True)
+    rating_sigma = models.FloatField(null=True, blank=True)
+    rating_change = models.IntegerField(null=True, blank=True)  # the shown number's change: +12
 
     class Meta:
         ordering = ["-finished_at", "seat_index"]
@@ -131,3 +138,41 @@ class PairDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.low_id}+{self.high_id} {self.day}: {self.rounds}"
+
+
+class Rating(models.Model):
+    """A player's skill in one rule set (leaderboard.ratings): Plackett-Luce's mu and sigma, and the
+    number shown for them (kept, so the rating board is an index range)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    ruleset = models.CharField(max_length=10, choices=RULESETS)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    value = models.IntegerField()  # shown: 1500 + 60 * (mu - 25), rounded
+    games = models.PositiveIntegerField(default=0)  # rated rounds
+    last_played = models.DateTimeField(null=True, blank=True)  # the last rated round's end
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ruleset"], name="rating_once_per_ruleset")
+        ]
+        indexes = [
+            models.Index(fields=["ruleset", "-value", "user"], name="rating_board_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.ruleset}: {self.value} ({self.games} games)"
+
+
+class RatingReplay(models.Model):
+    """A rule set whose ratings are being rebuilt from a result on (a round was taken out of the
+    standings); the pages say "recalculating" while a row exists (leaderboard.ratings.replay)."""
+
+    ruleset = models.CharField(max_length=10, choices=RULESETS, unique=True)
+    from_result = models.BigIntegerField()  # the first Result id to rate again
+    requested_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} from result {self.from_result}"

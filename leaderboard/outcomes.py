@@ -20,6 +20,7 @@ UNSCORED = "pass & play isn't ranked"  # a finished round with no results: pass 
 class Outcome:
     points: int  # what the round added to the standings (0 where it didn't count)
     not_counted: str = ""  # why it didn't count, "" where it did
+    rating_change: int | None = None  # the rating's change (+12), None where the round wasn't rated
 
 
 def why_not_counted(result: Result) -> str:
@@ -36,7 +37,7 @@ def why_not_counted(result: Result) -> str:
 
 
 def outcome_of(result: Result) -> Outcome:
-    return Outcome(result.points, why_not_counted(result))
+    return Outcome(result.points, why_not_counted(result), result.rating_change)
 
 
 def round_outcomes(game_id: str, number: int) -> dict[int, Outcome]:

@@ -20,6 +20,7 @@ from games.models import RULESET_NAMES
 from .charts import places_table, points_by_period
 from .models import ALL_RULESETS, Board, Period, Result, Standing
 from .outcomes import why_not_counted
+from .ratings.player import player_ratings
 from .standings import with_ranks
 
 PER_PAGE = 20
@@ -35,6 +36,7 @@ def player_page(player: User, page_number: str | None) -> dict[str, Any]:
         "rounds": recent_rounds(player, page_number),
         "points_chart": points_by_period(weekly_points(player)),
         "places_chart": places_table(places_per_ruleset(player), NAMES),
+        "ratings": player_ratings(player),
     }
 
 

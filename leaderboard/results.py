@@ -9,7 +9,8 @@ a batch of rounds so the backfill and the benchmark write through exactly the sa
 
 What counts (issue 11): only accounts are ranked, computers take places; pass & play never counts;
 "agreed", "idle" and "void" rounds count for nobody; between the same two accounts at most 5 rounds a
-UTC day count.
+UTC day count. The results that count on the "against people" board also move their players' ratings
+(leaderboard.ratings.update), in the same transaction.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from ludopat.recent_writes import note_round_for
 
 from .models import ALL_RULESETS, Board, PairDay, Period, Result, Standing
 from .points import points_for
+from .ratings.replay import request_replay
+from .ratings.update import lock_ratings, rate_round
 
 DAILY_PAIR_LIMIT = 5
 ALL_TIME_START = date(2000, 1, 1)  # the `start` of every all-time Standing row
@@ -70,6 +73,11 @@ class FinishedRound:
         users = list(self.accounts.values())
         return len(users) == len(self.places) and len(set(users)) == len(users)
 
+    @property
+    def rateable(self) -> bool:
+        """Whether the round can move ratings (the 5-a-day rule may still leave it unrated)."""
+        return self.how in RANKED and self.against_people and len(self.places) >= 2
+
 
 def record_ended_round(ended: EndedRound) -> None:
     """The leaderboard's round-end handler: the round's results, with the coins its settlement paid."""
@@ -102,8 +110,18 @@ def record_round(
     played = FinishedRound(
         kept.pk, game.ruleset, facts, list(places), how, timezone.now(), dict(coins or {})
     )
-    write_rounds([played])
+    record_played(played)
     return kept
+
+
+def record_played(played: FinishedRound) -> list[Result]:
+    """Write one round that just ended: its results, the standings and the ratings it moves."""
+    # The rating rows first: the results written after them are the order ratings are replayed in.
+    ratings = lock_ratings(played.accounts.values(), played.ruleset) if played.rateable else {}
+    rows = write_rounds([played])
+    if ratings:
+        rate_round(rows, ratings)
+    return rows
 
 
 def write_rounds(
@@ -157,10 +175,14 @@ def remove_round(round_id: int) -> list[Result]:
     tie-break time is the one the remaining rounds give. Returns the results that stopped counting.
 
     Locks in the writer's order: the round's results, then the pair tallies, then the standing rows in
-    key order, so a void and a round ending at the same time never deadlock."""
+    key order, so a void and a round ending at the same time never deadlock. A round that moved
+    ratings has its rule set's ratings replayed from it on, after commit (leaderboard.ratings.replay)."""
     rows = list(Result.objects.select_for_update().filter(round_id=round_id).order_by("pk"))
     counted = [row for row in rows if row.counted]
     Result.objects.filter(pk__in=[row.pk for row in rows]).update(void=True, counted=False)
+    if any(row.rating_mu is not None for row in rows):
+        # Every later round of the rule set is rated again without it, in a task (it may be long).
+        request_replay(rows[0].ruleset, rows[0].pk)
     if not counted:
         return []
     when = counted[0].finished_at

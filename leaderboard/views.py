@@ -9,10 +9,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from games.models import RULESETS
 from ludopat.read_replica import reads_from_replica
 
 from .forms import LeaderboardForm
 from .models import ALL_RULESETS, Board
+from .ratings.board import rating_board
 from .standings import (
     BOARD_CHOICES,
     RULESET_CHOICES,
@@ -23,6 +25,7 @@ from .standings import (
 )
 
 PER_PAGE = 25
+RATING_DEFAULT = "classic"
 
 
 @reads_from_replica
@@ -69,6 +72,8 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "my_rank": my_rank,
         "query": urlencode({**filters, **({"q": search} if search else {})}),
         "filters": urlencode(filters),
+        "rating_board": rating_board(query.value("rating", RATING_DEFAULT)),
+        "rating_rulesets": RULESETS,
     }
     if getattr(request, "htmx", False):
         return render(request, "leaderboard/_standings.html", context)

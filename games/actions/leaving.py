@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
 from ..actors import Actor, owns, playing_seats, refuse_banned, seats_of
@@ -111,6 +113,25 @@ def closed_text(game: Game) -> str:
     if game.quick:
         return "The quick-match entry was cancelled: the stake went back to the wallet."
     return "The host closed the room."
+
+
+def close_before_start(
+    game: Game, seats: list[Seat], text: str, data: dict[str, Any] | None = None
+) -> None:
+    """An open room closes before its start for a reason of a layer above (quick match's sweep
+    pairing its entry into another room): cancelled, counting for nobody, a staked room's stake
+    refunded; `data` is kept on the closing action. The caller holds the game's lock."""
+    if game.status != Game.Status.OPEN:
+        raise Conflict("This room has started or closed already.")
+    end_round(
+        game,
+        seats,
+        places=[],
+        how=RoundEnd.CANCEL,
+        action=Action.Kind.ABANDON,
+        text=text,
+        data=data,
+    )
 
 
 def _abandon(game: Game, seats: list[Seat], quitters: list[Seat], text: str) -> Game:

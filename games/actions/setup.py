@@ -13,6 +13,7 @@ from ..actors import Actor, controls, owns, refuse_banned, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import user_ref, who
+from ..round_start_handlers import run_start_handlers
 from .clock import PAUSE_COUNT_CHOICES, arm_timer, pause_seconds_choices, stop_clock, timer_choices
 from .core import CLIENT_SEED_RE, check_version, lock_game, record_action, reseed, save_game
 from .state import players_of, seat_of_player, seats_in
@@ -125,6 +126,7 @@ def start_round(game: Game, seats: list[Seat]) -> None:
         game.timer_seconds = 0  # timers are for games between people
     stop_clock(game)
     record_action(game, Action.Kind.START, text=f"Round {game.round} started.")
+    run_start_handlers(game, seats)  # the players' ratings on their seats (leaderboard)
     arm_timer(game, seats, state)
     save_game(game, state)
 

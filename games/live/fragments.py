@@ -91,7 +91,10 @@ def _shown_tag(seats: list[Seat], names: dict[int, str], outcomes: dict[int, Out
     names, and what a finished round counted (a moderator's void of its results changes that, and
     the game's version stays: it is not a move of the game)."""
     shown = [s.display_name for s in seats] + [f"{k}={v}" for k, v in sorted(names.items())]
-    shown += [f"{k}:{o.points}:{o.not_counted}" for k, o in sorted(outcomes.items())]
+    shown += [
+        f"{k}:{o.points}:{o.not_counted}:{o.rating_change}" for k, o in sorted(outcomes.items())
+    ]
+    shown += [f"r{s.rating}" for s in seats]
     return hashlib.sha1("\n".join(shown).encode(), usedforsecurity=False).hexdigest()[:12]
 
 

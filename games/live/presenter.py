@@ -47,11 +47,12 @@ def _seat_view(
             tokens_home += sum(1 for p in progresses if p >= engine.HOME)
             total += len(progresses)
     place = places.index(seat.index) + 1 if seat.index in places else None
-    points, not_counted = None, ""
+    points, not_counted, rating_change = None, "", None
     if place is not None and game.status == Game.Status.FINISHED:
         # The stored results, as the standings counted them (a finished round with none: pass & play).
         outcome = outcomes.get(seat.index, Outcome(0, UNSCORED))
         points, not_counted = outcome.points, outcome.not_counted
+        rating_change = outcome.rating_change
     online = None
     if game.mode == Game.Mode.FRIENDS and seat.kind == Seat.Kind.HUMAN:
         online = seat.pk in connected
@@ -71,6 +72,8 @@ def _seat_view(
         "place": place,
         "points": points,
         "not_counted": not_counted,  # why the round added nothing for this seat, "" if it counted
+        "rating": seat.rating,  # the account's rating when the round started (None: not rated)
+        "rating_change": rating_change,  # what the finished round moved it by (None: not rated)
         "resigned": seat.resigned,
         "voted": seat.index in (game.new_round_votes or []),
         "away": seat.is_away and game.status == Game.Status.PLAYING,

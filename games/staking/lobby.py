@@ -1,4 +1,5 @@
-"""What the staked lobby reads: the rooms waiting for an opponent and their hosts' staked records."""
+"""What the staked lobby reads: the rooms waiting for an opponent, their hosts' staked records and
+ratings."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Iterable
 from django.db.models import QuerySet
 
 from leaderboard.models import Result
+from leaderboard.ratings.reads import ShownRating, shown_ratings
 
 from ..models import Game
 
@@ -30,3 +32,16 @@ def staked_records(user_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
         record = records.setdefault(user_id, [0, 0])
         record[0 if place == 1 else 1] += 1
     return {user_id: (won, lost) for user_id, (won, lost) in records.items()}
+
+
+def host_ratings(rooms: Iterable[Game]) -> dict[str, ShownRating]:
+    """{room id: its host's rating in the room's rule set} (one query per rule set listed)."""
+    by_ruleset: dict[str, list[Game]] = {}
+    for room in rooms:
+        if room.owner_id is not None:
+            by_ruleset.setdefault(room.ruleset, []).append(room)
+    out: dict[str, ShownRating] = {}
+    for ruleset, listed in by_ruleset.items():
+        ratings = shown_ratings({r.owner_id for r in listed if r.owner_id is not None}, ruleset)
+        out |= {r.pk: ratings[r.owner_id] for r in listed if r.owner_id is not None}
+    return out

@@ -8,8 +8,8 @@
 - `limit_for(user_id)` and `tier_choices(limit)`: which quick-match tiers a player may enter now, and
   why not the others (a new account's cap, a wallet too short), so the lobby never offers a stake the
   action would refuse.
-- `progress(entry)`: a quick-match entry's waiting screen: the time waited and who else waits or
-  plays at that stake.
+- `progress(entry)`: a quick-match entry's waiting screen: the time waited, the player's rating and
+  the range of ratings searched now (pairing.search_range), and who else waits or plays at that stake.
 """
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from django.utils import timezone
 
 from accounts.ledger import rules
 from accounts.ledger.history import balance_of
+from leaderboard.ratings.reads import DEFAULT_RATING, ShownRating, shown_ratings
 
 from ..models import RULESET_NAMES, Game
+from .pairing import search_range
 from .rules import is_new_player
 
 
@@ -179,6 +181,17 @@ class Progress:
     waited_seconds: int
     others_waiting: list[tuple[str, int]]  # (rule set's name, players) at this stake, besides them
     playing: int  # players in staked games in play at this stake
+    rating: int  # the player's shown rating in the entry's rule set
+    provisional: bool
+    reach: int | None  # how far either side of it opponents are searched now; None: anyone
+
+    @property
+    def low(self) -> int:
+        return self.rating - (self.reach or 0)
+
+    @property
+    def high(self) -> int:
+        return self.rating + (self.reach or 0)
 
     @property
     def waited(self) -> str:
@@ -196,6 +209,13 @@ def quick_entry(game_id: str, user_id: int) -> Game | None:
     return Game.objects.filter(pk=game_id, quick=True, owner_id=user_id).first()
 
 
+def _rating_of(entry: Game) -> ShownRating:
+    """The entry's player's rating in its rule set (the default for an entry whose account is gone)."""
+    if entry.owner_id is None:
+        return DEFAULT_RATING
+    return shown_ratings([entry.owner_id], entry.ruleset)[entry.owner_id]
+
+
 def progress(entry: Game) -> Progress:
     stake = entry.stake
     waiting = Counter(
@@ -211,11 +231,15 @@ def progress(entry: Game) -> Progress:
         )
     )
     playing = Game.objects.filter(stake=stake, status=Game.Status.PLAYING).count()
-    waited = max(0, int((timezone.now() - entry.created).total_seconds()))
+    waited = max(0.0, (timezone.now() - entry.created).total_seconds())
+    rating = _rating_of(entry)
     return Progress(
         entry,
         terms(stake),
-        waited,
+        int(waited),
         [(RULESET_NAMES.get(name, name), n) for name, n in sorted(waiting.items())],
         2 * playing,
+        rating.value,
+        rating.provisional,
+        search_range(waited),
     )

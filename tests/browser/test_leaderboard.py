@@ -19,6 +19,8 @@ def test_a_resigned_duel_puts_the_winner_on_the_leaderboard_with_a_chart(new_pag
     bob.once("dialog", lambda dialog: dialog.accept())  # "Resign this game?"
     bob.get_by_test_id("resign").click()
     expect(live(alice)).to_have_attribute("data-status", "finished")
+    # The end of the rated round shows the winner's rating change.
+    expect(alice.get_by_test_id("rating-change-1")).to_have_text(re.compile(r"^rating \+\d+$"))
     room_id = alice.url.rstrip("/").rsplit("/", 1)[-1]
 
     alice.get_by_role("navigation", name="Main").get_by_role("link", name="Leaderboard").click()
@@ -29,6 +31,7 @@ def test_a_resigned_duel_puts_the_winner_on_the_leaderboard_with_a_chart(new_pag
     expect(mine).to_contain_text("alice")
     expect(mine.locator("td").nth(2)).to_have_text("10")
     expect(alice.get_by_test_id("standings")).to_contain_text("bob")
+    expect(alice.get_by_test_id("rating-board")).to_contain_text("Rating")
     check_accessible(alice)  # reached by clicks: checked here, not by a goto
     shoot(alice, "leaderboard")
 
@@ -41,6 +44,7 @@ def test_a_resigned_duel_puts_the_winner_on_the_leaderboard_with_a_chart(new_pag
     expect(chart.locator("tbody tr")).to_contain_text("10")
     expect(chart).not_to_contain_text(re.compile(r"\d{4}-\d\d-\d\d"))
     expect(alice.get_by_test_id("places-chart")).to_contain_text("Duel")
+    expect(alice.get_by_test_id("rating-duel")).to_contain_text("Duel · 1 round · provisional")
     expect(alice.get_by_test_id("history")).to_contain_text("1 of 2")
     check_accessible(alice)
     shoot(alice, "player-page")

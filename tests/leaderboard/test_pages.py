@@ -17,12 +17,12 @@ pytestmark = pytest.mark.django_db
 
 
 def names_in_order(html: str) -> list[str]:
-    table = html.split('data-testid="standings"', 1)[1]
+    table = html.split('data-testid="standings"', 1)[1].split('data-testid="rating-board"')[0]
     return re.findall(r'<a href="/u/([^/]+)/">', table)
 
 
 def points_by_name(html: str) -> list[tuple[str, int]]:
-    table = html.split('data-testid="standings"', 1)[1]
+    table = html.split('data-testid="standings"', 1)[1].split('data-testid="rating-board"')[0]
     found = re.findall(r'<a href="/u/([^/]+)/">.*?</td>\s*<td>(\d+)</td>', table, re.S)
     return [(name, int(points)) for name, points in found]
 

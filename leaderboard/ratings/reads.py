@@ -1,0 +1,35 @@
+"""What pages and quick match read of the ratings: the shown number, provisional or not, and games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..models import Rating
+from .scale import DEFAULT_SHOWN, is_provisional
+
+
+@dataclass(frozen=True)
+class ShownRating:
+    value: int  # the shown number, 1500 + 60*(mu - 25) rounded
+    provisional: bool  # sigma above scale.PROVISIONAL_SIGMA
+    games: int
+
+
+DEFAULT_RATING = ShownRating(DEFAULT_SHOWN, provisional=True, games=0)
+
+
+def shown_rating(rating: Rating) -> ShownRating:
+    return ShownRating(rating.value, is_provisional(rating.sigma), rating.games)
+
+
+def shown_ratings(user_ids: Iterable[int], ruleset: str) -> dict[int, ShownRating]:
+    """Every asked user gets an entry; a user with no rating row gets the default (provisional)."""
+    wanted = set(user_ids)
+    found = {
+        row.user_id: shown_rating(row)
+        for row in Rating.objects.filter(ruleset=ruleset, user_id__in=wanted).only(
+            "user_id", "value", "sigma", "games"
+        )
+    }
+    return {user_id: found.get(user_id, DEFAULT_RATING) for user_id in wanted}

@@ -1,0 +1,147 @@
+"""What a player sees of ratings: the number beside names on the board and in the staked lobby, the
+change at the end of a rated round, the rating board of /leaderboard/ and the player page's chart."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import timezone
+
+from games import actions
+from games.models import Seat
+from games.staking.rooms import join_staked_room
+from leaderboard.models import Rating, RatingReplay, Result
+from leaderboard.results import remove_round
+from tests.factories import seasoned_account, staked_room
+from tests.games.webplay import member
+from tests.ledger_checks import ledger_stays_balanced  # noqa: F401  (an autouse fixture)
+
+from .helpers import room
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def quiet_redis(redis_client):
+    """Actions tell live pages through Redis after commit: an empty one per test."""
+
+
+def accounts(*names):
+    """Accounts without a password (nothing to hash: the tests log them in directly)."""
+    return [get_user_model().objects.create_user(name) for name in names]
+
+
+def text(html: str) -> str:
+    """The page's words, without tags and with single spaces."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_a_rated_round_shows_the_ratings_by_the_names_and_the_change_at_its_end(client):
+    ann, ben = accounts("ann", "ben")
+    game = room([ann, ben], "duel")
+    # Stored on the seats when the round started: what the board shows beside the names.
+    assert sorted(Seat.objects.filter(game=game).values_list("rating", flat=True)) == [1500, 1500]
+    client.force_login(ann)
+    playing = client.get(game.get_absolute_url()).content.decode()
+    assert all(re.search(f'data-testid="rating-{i}"[^>]*>1500<', playing) for i in (0, 1))
+
+    actions.do_resign(game.pk, member(ben))  # an early resignation rates as any loss
+    won = Result.objects.get(user=ann).rating_change
+    lost = Result.objects.get(user=ben).rating_change
+    assert won > 0 > lost
+    over = text(client.get(game.get_absolute_url()).content.decode())
+    assert f"ann 10 pts rating +{won}" in over and f"ben 0 pts rating {lost}" in over
+
+    # The next round starts with the ratings the first one left.
+    actions.do_new_round(game.pk, member(ann))
+    actions.do_new_round(game.pk, member(ben))
+    seats = dict(Seat.objects.filter(game=game).values_list("user_id", "rating"))
+    assert seats == {ann.pk: 1500 + won, ben.pk: 1500 + lost}
+
+
+def test_games_against_the_computer_show_and_move_no_rating(client):
+    from tests.games.webplay import computer_game
+
+    (ann,) = accounts("ann")
+    game = computer_game(member(ann), ruleset="duel")
+    actions.do_resign(game.pk, member(ann))
+    assert not Rating.objects.filter(games__gt=0).exists()
+    assert set(Seat.objects.filter(game=game).values_list("rating", flat=True)) == {None}
+    client.force_login(ann)
+    assert "rating-change" not in client.get(game.get_absolute_url()).content.decode()
+
+
+def test_the_rating_board_ranks_settled_players_and_lists_the_others_apart(client):
+    ann, ben, cat, dan, eve = accounts("ann", "ben", "cat", "dan", "eve")
+    now = timezone.now()
+    for user, value, sigma, played in [
+        (ann, 1610, 4.5, now),
+        (ben, 1720, 5.0, now - timedelta(days=3)),
+        (cat, 1800, 7.5, now),  # provisional, however high
+        (dan, 1900, 4.0, now - timedelta(days=91)),  # inactive
+        (eve, 2000, 4.0, now),  # banned below
+    ]:
+        Rating.objects.create(
+            user=user,
+            ruleset="places",
+            mu=25,
+            sigma=sigma,
+            value=value,
+            games=30,
+            last_played=played,
+        )
+    eve.is_active = False
+    eve.save()
+
+    page = client.get("/leaderboard/?rating=places").content.decode()
+    board = text(page.split('data-testid="rating-board"')[1])
+    head = "Player Rating Rounds"
+    assert f"# {head} 1 ben 1720 30 2 ann 1610 30 Provisional {head} cat 1800? 30" in board
+    assert f"Not played for 90 days {head} dan 1900 30" in board
+    assert "eve" not in board and "Recalculating" not in board
+    # Another rule set has its own board.
+    assert "No settled ratings" in client.get("/leaderboard/?rating=duel").content.decode()
+    # A nonsense rule set is the default board, not an error.
+    assert client.get("/leaderboard/?rating=chess").status_code == 200
+
+    RatingReplay.objects.create(ruleset="places", from_result=1)
+    assert "Recalculating" in client.get("/leaderboard/?rating=places").content.decode()
+
+
+def test_the_player_page_shows_each_rating_its_chart_and_recalculating(client):
+    ann, ben = accounts("ann", "ben")
+    for _ in range(3):
+        game = room([ann, ben], "duel")
+        actions.do_resign(game.pk, member(ben))
+    # Three weeks of rounds: one chart row each.
+    for weeks, result in enumerate(Result.objects.filter(user=ann).order_by("-pk")):
+        Result.objects.filter(pk=result.pk).update(
+            finished_at=result.finished_at - timedelta(weeks=weeks)
+        )
+    value = Rating.objects.get(user=ann, ruleset="duel").value
+    page = client.get("/u/ann/").content.decode()
+    assert f"{value}? Duel · 3 rounds · provisional" in text(page)
+    chart = page.split('data-testid="rating-chart-duel"')[1].split("</table>")[0]
+    values = [int(v) for v in re.findall(r'class="bar-value">(\d+)<', chart)]
+    assert values[0] == value and values == sorted(values, reverse=True)  # newest first, rising
+
+    remove_round(Result.objects.filter(user=ann).order_by("pk").first().round_id)
+    assert "recalculating" in text(client.get("/u/ann/").content.decode())
+
+
+def test_the_staked_lobby_shows_the_hosts_rating(client, settings):
+    settings.LUDOPAT_NEW_PLAYER_GAMES = 0
+    host, guest = seasoned_account("hostess"), seasoned_account("guesto")
+    Rating.objects.create(user=host, ruleset="twodice", mu=30, sigma=4, value=1800, games=40)
+    game = staked_room(member(host), 100)
+    client.force_login(guest)
+    lobby = client.get(reverse("staked_lobby")).content.decode()
+    assert re.search(r'data-testid="host-rating"[^>]*>1800<', lobby)
+    # Joining starts the round: both seats carry their ratings.
+    join_staked_room(member(guest), game.pk)
+    seats = dict(Seat.objects.filter(game=game).values_list("user_id", "rating"))
+    assert seats == {host.pk: 1800, guest.pk: 1500}

@@ -1,0 +1,169 @@
+"""Ratings are a function of the counted results in order: a round taken out is replayed away, the
+5-a-day rule holds for ratings too, and `recompute_ratings` rebuilds exactly what is stored."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from celery.exceptions import Retry
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.core.management import CommandError, call_command
+from openskill.models import PlackettLuce
+
+from leaderboard.models import Rating, RatingReplay, Result
+from leaderboard.ratings.replay import recalculating, replay_requested
+from leaderboard.results import FinishedRound, SeatFacts, record_played, remove_round
+from leaderboard.tasks import replay_ratings
+
+from .helpers import bare_round
+
+pytestmark = pytest.mark.django_db
+
+START = datetime(2026, 3, 2, 12, tzinfo=UTC)
+
+
+def accounts(*names):
+    """Accounts without a password (nothing to hash: these tests never log in)."""
+    return [get_user_model().objects.create_user(name) for name in names]
+
+
+def play(order, when: datetime, ruleset: str = "duel", how: str = "won") -> int:
+    """A round between accounts (first place first), written as a round's end writes it; its id."""
+    kept = bare_round(ruleset)
+    seats = [SeatFacts(i, u.pk, u.username) for i, u in enumerate(order)]
+    record_played(FinishedRound(kept.pk, ruleset, seats, list(range(len(order))), how, when))
+    return kept.pk
+
+
+def stored(ruleset: str):
+    ratings = {
+        r.user_id: (r.mu, r.sigma, r.value, r.games, r.last_played)
+        for r in Rating.objects.filter(ruleset=ruleset)
+    }
+    results = list(
+        Result.objects.filter(ruleset=ruleset)
+        .order_by("pk")
+        .values_list("pk", "rating_mu", "rating_sigma", "rating_change")
+    )
+    return ratings, results
+
+
+def from_the_library(ruleset: str) -> dict[int, tuple[float, float, int]]:
+    """The ratings openskill itself gives the rounds still counted, in the order they were written."""
+    model = PlackettLuce()
+    skills: dict[int, tuple[float, float, int]] = {}
+    rows = Result.objects.filter(ruleset=ruleset, counted=True, against_people=True)
+    tables: dict[int, list[Result]] = {}
+    for row in rows.order_by("pk"):
+        tables.setdefault(row.round_id, []).append(row)
+    for table in tables.values():
+        if len(table) < 2:
+            continue
+        table.sort(key=lambda r: r.place)
+        before = [skills.get(r.user_id, (25.0, 25.0 / 3, 0)) for r in table]
+        teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
+        after = model.rate(teams, ranks=list(range(1, len(table) + 1)))
+        for r, old, team in zip(table, before, after, strict=True):
+            skills[r.user_id] = (team[0].mu, team[0].sigma, old[2] + 1)
+    return skills
+
+
+def test_a_random_history_with_voids_replays_to_what_the_library_gives_and_recompute_agrees():
+    rng = random.Random(23)
+    users = accounts(*[f"p{i}" for i in range(6)])
+    rounds = []
+    for n in range(36):
+        ruleset = rng.choice(["duel", "classic"])
+        table = rng.sample(users, 2 if ruleset == "duel" else rng.choice([2, 3, 4]))
+        how = rng.choice(["won"] * 6 + ["resign", "agreed"])
+        when = START + timedelta(minutes=20 * n)  # some pairs meet more than 5 times a day
+        rounds.append((play(table, when, ruleset, how), ruleset))
+    assert Result.objects.filter(counted=False, void=False).exists()  # the 5-a-day rule bit
+
+    removed = rng.sample(rounds, 4)
+    moved = Result.objects.filter(round_id__in=[r for r, _ in removed], rating_mu__isnull=False)
+    touched = set(moved.values_list("ruleset", flat=True))
+    assert touched  # some of them moved ratings
+    for round_id, _ in removed:
+        remove_round(round_id)
+    assert recalculating() == touched
+    for ruleset in recalculating():
+        assert replay_requested(ruleset).rounds > 0
+    assert recalculating() == set()
+
+    for ruleset in ("duel", "classic"):
+        ratings, _ = stored(ruleset)
+        expected = from_the_library(ruleset)
+        assert {u: (mu, sigma, games) for u, (mu, sigma, _, games, _) in ratings.items()} == {
+            u: expected.get(u, (25.0, 25.0 / 3, 0)) for u in ratings
+        }
+        # Removed rounds show no change any more; every other counted round does.
+        removed_ids = {round_id for round_id, rs in removed if rs == ruleset}
+        assert not Result.objects.filter(
+            round_id__in=removed_ids, rating_change__isnull=False
+        ).exists()
+
+    before = {rs: stored(rs) for rs in ("duel", "classic")}
+    call_command("recompute_ratings", "--check")  # nothing differs
+    call_command("recompute_ratings")
+    assert {rs: stored(rs) for rs in ("duel", "classic")} == before
+
+
+def test_recompute_check_fails_when_a_stored_rating_is_not_what_the_results_give():
+    ann, ben = accounts("ann", "ben")
+    play([ann, ben], START)
+    Rating.objects.filter(user=ann).update(mu=40.0, value=2400)
+    with pytest.raises(CommandError, match="duel"):
+        call_command("recompute_ratings", "--check")
+    call_command("recompute_ratings")
+    call_command("recompute_ratings", "--check")
+    assert Rating.objects.get(user=ann).value == Result.objects.get(user=ann).rating_change + 1500
+
+
+def test_the_pairs_sixth_round_of_a_day_moves_no_rating():
+    ann, ben = accounts("ann", "ben")
+    for n in range(6):
+        play([ann, ben], START + timedelta(minutes=n))
+    sixth = Result.objects.filter(user=ann).order_by("-pk").first()
+    assert (sixth.counted, sixth.rating_change) == (False, None)
+    assert Rating.objects.get(user=ann).games == 5
+    play([ann, ben], START + timedelta(days=1))  # the next day counts again
+    assert Rating.objects.get(user=ann).games == 6
+
+
+def test_removing_a_round_gives_back_the_ratings_as_if_it_was_never_played():
+    ann, ben, cat = accounts("ann", "ben", "cat")
+    play([ann, ben], START)
+    upset = play([cat, ann], START + timedelta(hours=1))
+    play([ben, cat], START + timedelta(hours=2))
+    remove_round(upset)
+    assert recalculating() == {"duel"}
+    replay_ratings("duel")  # what the Celery worker runs
+    assert recalculating() == set()
+
+    ratings, _ = stored("duel")
+    fresh = PlackettLuce()
+    a, b = fresh.rate([[fresh.rating()], [fresh.rating()]])
+    b2, c2 = fresh.rate([b, [fresh.rating()]])
+    assert ratings[ann.pk][:2] == (a[0].mu, a[0].sigma)
+    assert ratings[ben.pk][:2] == (b2[0].mu, b2[0].sigma)
+    assert ratings[cat.pk][:2] == (c2[0].mu, c2[0].sigma)
+    assert ratings[ann.pk][3] == 1  # one rated round left
+
+
+def test_one_replay_per_rule_set_at_a_time():
+    ann, ben = accounts("ann", "ben")
+    remove_round(play([ann, ben], START))
+    cache.add("leaderboard:replay-ratings:duel", "1", 60)  # another worker is replaying duel
+    try:
+        with pytest.raises(Retry):
+            replay_ratings("duel")
+        assert RatingReplay.objects.filter(ruleset="duel").exists()  # still to do
+    finally:
+        cache.delete("leaderboard:replay-ratings:duel")
+    replay_ratings("duel")
+    assert not RatingReplay.objects.exists()
+    assert Rating.objects.get(user=ann).games == 0
