@@ -7,7 +7,6 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
@@ -21,6 +20,7 @@ from tests.games.webplay import member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401  (an autouse fixture)
 
 from .helpers import room
+from .people import accounts
 
 pytestmark = pytest.mark.django_db
 
@@ -28,11 +28,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def quiet_redis(redis_client):
     """Actions tell live pages through Redis after commit: an empty one per test."""
-
-
-def accounts(*names):
-    """Accounts without a password (nothing to hash: the tests log them in directly)."""
-    return [get_user_model().objects.create_user(name) for name in names]
 
 
 def text(html: str) -> str:

@@ -7,7 +7,7 @@ import pytest
 from leaderboard.models import Rating
 from leaderboard.ratings.reads import ShownRating, shown_ratings
 
-from .helpers import accounts
+from .people import accounts
 
 pytestmark = pytest.mark.django_db
 

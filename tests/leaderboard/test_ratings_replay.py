@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from celery.exceptions import Retry
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from openskill.models import PlackettLuce
@@ -19,15 +18,11 @@ from leaderboard.results import FinishedRound, SeatFacts, record_played, remove_
 from leaderboard.tasks import replay_ratings
 
 from .helpers import bare_round
+from .people import accounts
 
 pytestmark = pytest.mark.django_db
 
 START = datetime(2026, 3, 2, 12, tzinfo=UTC)
-
-
-def accounts(*names):
-    """Accounts without a password (nothing to hash: these tests never log in)."""
-    return [get_user_model().objects.create_user(name) for name in names]
 
 
 def play(order, when: datetime, ruleset: str = "duel", how: str = "won") -> int:

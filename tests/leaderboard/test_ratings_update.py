@@ -9,7 +9,8 @@ from openskill.models import PlackettLuce
 from leaderboard.models import Rating, Result
 from leaderboard.ratings.scale import shown
 
-from .helpers import accounts, finish, room
+from .helpers import finish, room
+from .people import accounts
 
 pytestmark = pytest.mark.django_db
 
