@@ -472,12 +472,41 @@ class Viewer:
         self.ws = None
         self.reader: asyncio.Task | None = None
         self.http: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
-        self.csrf = secrets.token_hex(16)  # 32 characters: a CSRF secret Django accepts as is
+        # The browser's cookie jar: what the site sets is sent back on every later request and socket,
+        # as a browser does (without it every POST would be a new browser to the site: a browser row
+        # recorded and the session saved again, on every action). The CSRF secret starts as one of
+        # ours (32 characters, which Django accepts as is) until the site sets its own.
+        self.cookies = {"sessionid": person.session, "csrftoken": secrets.token_hex(16)}
         self.channel = ""
+        self.loaded = False  # the game page was loaded (its cookies kept)
 
     @property
     def origin(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+
+    def keep_cookies(self, set_cookies: list[str]) -> None:
+        """Each Set-Cookie of an answer into the jar (an expired one out), as a browser keeps them."""
+        for line in set_cookies:
+            pair, *attributes = (part.strip() for part in line.split(";"))
+            name, _, value = pair.partition("=")
+            gone = any(
+                a.lower().replace(" ", "") in ("max-age=0", "max-age=-1") for a in attributes
+            )
+            if gone or not value or value == '""':
+                self.cookies.pop(name, None)
+            else:
+                self.cookies[name] = value
+
+    async def load_page(self) -> None:
+        """GET the game page, as the browser loads it before its socket opens: the site's cookies
+        (the browser's own id, the CSRF secret) come with the answer and are kept."""
+        status, _ = await self.request("GET", f"/games/{self.game.id}/", {})
+        if status != 200:
+            raise RuntimeError(f"the page of {self.game.id} answered {status}")
+        self.loaded = True
 
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
@@ -485,7 +514,7 @@ class Viewer:
         self.ws = await connect(
             f"ws://127.0.0.1:{self.port}/ws/games/{self.game.id}/",
             origin=self.origin,
-            additional_headers={"Cookie": f"sessionid={self.person.session}"},
+            additional_headers={"Cookie": self.cookie_header()},
             max_size=None,
             open_timeout=30,
         )
@@ -545,29 +574,39 @@ class Viewer:
         self.game.reached(self.index, version, now or time.perf_counter())
 
     async def post(self, path: str, values: dict) -> tuple[int, str]:
-        """One htmx POST on a kept-alive connection (reopened if the server closed it)."""
-        body = urlencode(values).encode()
-        head = (
-            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-            f"Cookie: sessionid={self.person.session}; csrftoken={self.csrf}\r\n"
-            f"X-CSRFToken: {self.csrf}\r\nHX-Request: true\r\nHX-Target: game-live\r\n"
-            f"Origin: {self.origin}\r\nReferer: {self.origin}/games/{self.game.id}/\r\n"
-            + (f"X-Live-Socket: {self.channel}\r\n" if self.channel else "")
-            + "Content-Type: application/x-www-form-urlencoded; charset=UTF-8\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n"
-        ).encode()
+        """One htmx POST, as the page sends it."""
+        return await self.request("POST", path, values)
+
+    async def request(self, method: str, path: str, values: dict) -> tuple[int, str]:
+        """One request with the jar's cookies on a kept-alive connection (reopened if the server
+        closed it); a POST as htmx sends it (its headers, the CSRF cookie's secret in X-CSRFToken)."""
+        body = urlencode(values).encode() if method == "POST" else b""
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nCookie: {self.cookie_header()}\r\n"
+        if method == "POST":
+            head += (
+                f"X-CSRFToken: {self.cookies.get('csrftoken', '')}\r\nHX-Request: true\r\n"
+                f"HX-Target: game-live\r\nOrigin: {self.origin}\r\n"
+                f"Referer: {self.origin}/games/{self.game.id}/\r\n"
+                + (f"X-Live-Socket: {self.channel}\r\n" if self.channel else "")
+                + "Content-Type: application/x-www-form-urlencoded; charset=UTF-8\r\n"
+                f"Content-Length: {len(body)}\r\n"
+            )
+        request = (head + "\r\n").encode() + body
         for attempt in (1, 2):
             if self.http is None:
                 self.http = await asyncio.open_connection("127.0.0.1", self.port)
             reader, writer = self.http
             try:
-                writer.write(head + body)
-                return await _response(reader)
+                writer.write(request)
+                status, text, set_cookies = await _response(reader)
             except (ConnectionError, asyncio.IncompleteReadError):
                 writer.close()
                 self.http = None
                 if attempt == 2:
                     raise
+            else:
+                self.keep_cookies(set_cookies)
+                return status, text
         raise AssertionError("unreachable")
 
     async def close(self) -> None:
@@ -579,16 +618,20 @@ class Viewer:
             self.http[1].close()
 
 
-async def _response(reader: asyncio.StreamReader) -> tuple[int, str]:
+async def _response(reader: asyncio.StreamReader) -> tuple[int, str, list[str]]:
+    """An HTTP/1.1 answer: its status, its body and its Set-Cookie headers."""
     status_line = await reader.readuntil(b"\r\n")
     status = int(status_line.split()[1])
     headers: dict[str, str] = {}
+    set_cookies: list[str] = []
     while True:
         line = await reader.readuntil(b"\r\n")
         if line == b"\r\n":
             break
         name, _, value = line.decode("latin-1").partition(":")
         headers[name.strip().lower()] = value.strip()
+        if name.strip().lower() == "set-cookie":
+            set_cookies.append(value.strip())
     if "content-length" in headers:
         body = await reader.readexactly(int(headers["content-length"]))
     elif headers.get("transfer-encoding", "").lower() == "chunked":
@@ -601,7 +644,7 @@ async def _response(reader: asyncio.StreamReader) -> tuple[int, str]:
         body = b"".join(p[:-2] for p in parts)
     else:
         body = await reader.read()
-    return status, body.decode("utf-8", "replace")
+    return status, body.decode("utf-8", "replace"), set_cookies
 
 
 async def web_counts(ports: list[int]) -> dict[str, int]:
@@ -613,7 +656,7 @@ async def web_counts(ports: list[int]) -> dict[str, int]:
         try:
             head = f"GET /games/bench-floor/counts HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
             writer.write(head.encode())
-            status, body = await _response(reader)
+            status, body, _ = await _response(reader)
         finally:
             writer.close()
         if status != 200:
@@ -740,6 +783,8 @@ class Bench:
             async with gate:
                 for attempt in range(4):  # as htmx's ws extension, retry after a pause
                     try:
+                        if not viewer.loaded:
+                            await viewer.load_page()  # then its socket, as the page opens it
                         await viewer.connect()
                         return
                     except (TimeoutError, OSError, InvalidHandshake, ConnectionClosed) as error:
