@@ -68,6 +68,7 @@ BIN = Path(sys.executable).parent
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/ludopat_live"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/6"
+PROFILED = {"50 games": "real", "50 floor": "floor", "50 random": "random"}  # --profile: columns
 LOST_AFTER = 5.0  # seconds: an action whose board hasn't reached every viewer by then is an error
 P99_LIMIT_MS = 100.0
 HEARTBEAT = 25.0  # as the page's heartbeat form
@@ -433,6 +434,8 @@ class Window:
     floor_size: int = 0  # above 0: the floor action (games/bench_floor.py), pushes of this size
     push_sizes: list[int] = field(default_factory=list)  # characters of each board a socket got
     counts: dict[str, int] = field(default_factory=dict)  # the web processes' queries, round trips
+    arrivals: str = "even"  # the games' phases: even (a steady rate) or random (recurring bursts)
+    profiles: list[Path] = field(default_factory=list)  # py-spy's samples of each web process
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -752,8 +755,9 @@ class LiveGame:
 
 
 class Bench:
-    def __init__(self, stack: Stack, via: str, arrivals: str = "even"):
-        self.stack, self.via, self.arrivals = stack, via, arrivals
+    def __init__(self, stack: Stack, via: str, profile: bool = False, seed: int = 1):
+        self.stack, self.via, self.profile = stack, via, profile
+        self.phases = random.Random(seed)  # the random arrivals' phases: the same in every run
         self.games: list[LiveGame] = []
         self.window: Window | None = None
         self.stopping = False
@@ -840,11 +844,13 @@ class Bench:
                 tick += interval
 
         if (
-            self.arrivals == "even"
+            window.arrivals == "even"
         ):  # the games take turns: the site sees a steady `target` per second
             offsets = [interval * n / len(games) for n in range(len(games))]
         else:  # each game at a random phase of its own: some fall together, every interval again
-            offsets = [random.uniform(0, interval) for _ in games]
+            offsets = [self.phases.uniform(0, interval) for _ in games]
+        profiled = self.profile and window.name in PROFILED
+        spies = self.spy(window, seconds) if profiled else []
         await asyncio.gather(*(drive(g, offset) for g, offset in zip(games, offsets, strict=True)))
         # Let the last actions arrive (they count in this window), then close it.
         drain_end = time.perf_counter() + LOST_AFTER
@@ -855,12 +861,28 @@ class Bench:
                 window.error("board not everywhere after 5 s")
                 game.pending = None
         window.seconds = seconds
+        for spy in spies:
+            await asyncio.to_thread(spy.wait)
         after = self.stack.cpu()
         window.cpu = {k: after[k] - before[k] for k in after}
         window.counts = {k: v - counted[k] for k, v in (await web_counts(self.stack.ports)).items()}
         window.rss = self.stack.rss()
         self.window = None
         return window
+
+    def spy(self, window: Window, seconds: float) -> list[subprocess.Popen]:
+        """py-spy on every web process for the window's length (bench/stages.py reads its samples)."""
+        spies = []
+        for n, proc in enumerate(self.stack.web):
+            name = window.name.replace(" ", "-").replace("/", "")
+            out = self.stack.logs / f"profile-{self.stack.server}-{name}-{n}.txt"
+            window.profiles.append(out)
+            command = [str(BIN / "py-spy"), "record", "--pid", str(proc.pid), "--duration",
+                       str(max(1, round(seconds))), "--rate", "100", "--format", "raw",
+                       "--output", str(out)]  # fmt: skip
+            log = (self.stack.logs / "py-spy.log").open("ab")
+            spies.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+        return spies
 
     async def close(self) -> None:
         self.stopping = True
@@ -887,7 +909,7 @@ def loadavg() -> str:
 async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
     """The fixed-rate windows, the ramp (over the 50-game set, before the 200 games are opened, so an
     overloaded 200-game window can't spoil it), then 200 games; each skipped if the time is short."""
-    bench = Bench(stack, args.via, args.arrivals)
+    bench = Bench(stack, args.via, args.profile, args.seed)
     windows: list[Window] = []
     beats = asyncio.create_task(bench.heartbeats())
     left = lambda: deadline - time.monotonic()  # noqa: E731
@@ -929,6 +951,14 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
         )
         print(row(stack.server, w), flush=True)
         windows.append(w)
+        if games == 50 and args.arrivals == "random" and left() > args.phase_seconds + step_cost:
+            # The same games at the same rate, each at a random phase of its own: the bursts.
+            w = Window("50 random", 50, 50 / args.interval, arrivals="random")
+            w = await bench.run_window(w, args.phase_seconds)
+            print(row(stack.server, w), flush=True)
+            windows.append(w)
+        elif games == 50 and args.arrivals == "random":
+            skip("50 games at random phases")
 
     async def floor_window() -> None:
         """The 50-game window again, the same games, sockets and rate, against the floor action
@@ -1027,6 +1057,40 @@ def cost_ratios(windows: list[Window], server: str, quiet: bool = False) -> floa
     return ratio["cpu"]
 
 
+BURST_LIMIT = 2.0  # the random phases' p99 may be at most this many times the steady one
+
+
+def burst_check(windows: list[Window]) -> str | None:
+    """The random phases' 50-game window against the steady one of the same run, or None."""
+    steady = next((w for w in windows if w.name == "50 games"), None)
+    burst = next((w for w in windows if w.name == "50 random"), None)
+    if steady is None or burst is None or not steady.done or not burst.done:
+        return None
+    times = burst.ms(99) / steady.ms(99)
+    verdict = "within" if times <= BURST_LIMIT and burst.errors == 0 else "over"
+    return (
+        f"bursts: p99={burst.ms(99):.0f} ms at 50 games with random phases, {times:.2f}x the steady "
+        f"p99 ({steady.ms(99):.0f} ms), {burst.errors} errors: {verdict} the limit "
+        f"({BURST_LIMIT:g}x, 0 errors)"
+    )
+
+
+def print_stages(windows: list[Window], server: str) -> None:
+    """Where each 50-game window's web CPU went, per stage (bench/stages.py), from py-spy's samples."""
+    from bench import stages
+
+    columns = {}
+    for w in windows:
+        if w.profiles and w.done:
+            label = PROFILED[w.name]
+            columns[label] = stages.per_action(
+                stages.read(w.profiles), w.cpu["web"] * 1000 / w.done
+            )
+    if columns:
+        print(f"{server}: web CPU ms per action by stage (py-spy, bench/stages.py)")
+        print(stages.table(columns))
+
+
 def run_server(server: str, args, env: dict, logs: Path, deadline: float) -> list[Window]:
     flush(env)
     games = max(args.phases)
@@ -1062,6 +1126,11 @@ def main() -> int:
         help="the games' phases: evenly spread (a steady rate) or random (recurring bursts)",
     )
     parser.add_argument("--quick", action="store_true", help="10 and 50 games, short windows")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="py-spy on the web processes in the 50-game windows: web CPU per action by stage",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--window-seconds", type=float, help="length of each fixed-rate window (10 s; --quick: 5 s)"
@@ -1127,7 +1196,7 @@ def main() -> int:
     print()
     for server, windows in results.items():
         at50 = next((w for w in windows if w.name == "50 games"), None)
-        passing = [w for w in windows if w.passed and not w.floor_size]
+        passing = [w for w in windows if w.passed and not w.floor_size and w.arrivals == "even"]
         capacity = max((w.rate for w in passing), default=0.0)
         p99 = at50.ms(99) if at50 else float("nan")
         errors50 = at50.errors if at50 else 0
@@ -1140,11 +1209,22 @@ def main() -> int:
             f"errors); highest rate without errors {clean:.1f} actions/s"
         )
         cost_ratios(windows, server)
+        if args.profile:
+            print_stages(windows, server)
+        burst = burst_check(windows)
+        if burst:
+            print(f"{server}: {burst}")
     print(f"total {time.monotonic() - began:.0f} s")
     first = results[servers[0]]
     at50 = next((w for w in first if w.name == "50 games"), None)
-    capacity = max((w.rate for w in first if w.passed and not w.floor_size), default=0.0)
+    capacity = max(
+        (w.rate for w in first if w.passed and not w.floor_size and w.arrivals == "even"),
+        default=0.0,
+    )
     ratio = cost_ratios(first, "", quiet=True)
+    burst = burst_check(first)
+    if burst:
+        print(burst)
     print(
         f"live p99={at50.ms(99) if at50 else float('nan'):.0f} ms at 50 games, capacity "
         f"{round(capacity, 1):g} actions/s, cost ratio {ratio:.1f} vs floor"
