@@ -17,8 +17,12 @@ its own choosing as a reverse proxy spreads connections (with `--processes` abov
 not kept together; a page's POSTs go where its socket went). Each game acts once per interval: the
 player whose board says it is their turn rolls, or moves a token it offers, with a POST as the page
 does (htmx headers, CSRF cookie and header; `--via ws` sends the same command over the WebSocket). The
-games take turns evenly over the interval, so the site sees a steady rate (`--arrivals random` gives
-each game a random phase instead: some games fall together, and the same burst recurs every interval). Latency = from sending the action to the updated board (a version above the one acted on)
+games take turns evenly over the interval, so the site sees a steady rate (`--arrivals random` adds,
+after the steady 50-game window, the same window with each game at a random phase of its own: some
+games fall together, the same burst recurs every interval, and the bench checks that its p99 is at
+most twice the steady one with no errors). Each viewer is a browser: it loads the game page first and
+keeps every cookie the site sets (the browser's id, the CSRF secret), sending them back on each POST
+and socket. Latency = from sending the action to the updated board (a version above the one acted on)
 having reached both seats and the spectator (the actor's POST answer counts for the actor's page).
 An action whose board hasn't reached everyone after 5 s, a refused action or a dropped socket is an
 error.
@@ -38,7 +42,9 @@ commit and one push, which the sockets forward unrendered at the median size of 
 processes' CPU (the cost ratio), their SQL statements (each one sent, counted by an execute wrapper)
 and their Redis round trips (each command or pipeline written by redis-py: cache, throttle, presence,
 channel layer); Celery's are not in these counts. The last line: `live p99=X ms at 50 games, capacity
-C actions/s, cost ratio R vs floor` (for the first server of `--server`).
+C actions/s, cost ratio R vs floor` (for the first server of `--server`), after the burst check's line
+with --arrivals random. --profile runs py-spy on the web processes during the 50-game windows and
+prints their web CPU per action by stage (bench/stages.py), real, floor and the difference.
 """
 
 from __future__ import annotations
@@ -871,7 +877,8 @@ class Bench:
         return window
 
     def spy(self, window: Window, seconds: float) -> list[subprocess.Popen]:
-        """py-spy on every web process for the window's length (bench/stages.py reads its samples)."""
+        """py-spy on every web process for the window's length (bench/stages.py reads its samples);
+        --nonblocking: pausing the process for every sample slowed an overloaded one down further."""
         spies = []
         for n, proc in enumerate(self.stack.web):
             name = window.name.replace(" ", "-").replace("/", "")
@@ -879,7 +886,7 @@ class Bench:
             window.profiles.append(out)
             command = [str(BIN / "py-spy"), "record", "--pid", str(proc.pid), "--duration",
                        str(max(1, round(seconds))), "--rate", "100", "--format", "raw",
-                       "--output", str(out)]  # fmt: skip
+                       "--nonblocking", "--output", str(out)]  # fmt: skip
             log = (self.stack.logs / "py-spy.log").open("ab")
             spies.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
         return spies
