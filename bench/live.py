@@ -74,7 +74,8 @@ BIN = Path(sys.executable).parent
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/ludopat_live"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/6"
-PROFILED = {"50 games": "real", "50 floor": "floor", "50 random": "random"}  # --profile: columns
+# --profile: the windows py-spy samples, and their columns in the stage table (real - floor last).
+PROFILED = {"50 games": "real", "50 floor": "floor", "50 random": "random"}
 LOST_AFTER = 5.0  # seconds: an action whose board hasn't reached every viewer by then is an error
 P99_LIMIT_MS = 100.0
 HEARTBEAT = 25.0  # as the page's heartbeat form
@@ -1087,9 +1088,9 @@ def print_stages(windows: list[Window], server: str) -> None:
     from bench import stages
 
     columns = {}
-    for w in windows:
-        if w.profiles and w.done:
-            label = PROFILED[w.name]
+    for name, label in PROFILED.items():  # real and floor first: the table's difference is theirs
+        w = next((w for w in windows if w.name == name and w.profiles and w.done), None)
+        if w is not None:
             columns[label] = stages.per_action(
                 stages.read(w.profiles), w.cpu["web"] * 1000 / w.done
             )
