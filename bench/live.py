@@ -1053,6 +1053,13 @@ def cost_ratios(windows: list[Window], server: str, quiet: bool = False) -> floa
 
     a, b = each(real), each(floor)
     ratio = {k: a[k] / b[k] if b[k] else float("nan") for k in a}
+    if not quiet and (real.errors or floor.errors):
+        # A lost board makes its pages resync (each a render): an overloaded window's actions count
+        # that work too, so its ratio says how badly it was overloaded, not what an action costs.
+        print(
+            f"{server}: the 50-game window had {real.errors} errors and the floor {floor.errors}: "
+            "overloaded, so the ratio below is not an action's cost (the resyncs are in it)"
+        )
     if not quiet:
         print(
             f"{server}: cost ratio vs the floor (pushes of {floor.floor_size} characters, the real "
@@ -1230,6 +1237,9 @@ def main() -> int:
         default=0.0,
     )
     ratio = cost_ratios(first, "", quiet=True)
+    at50floor = next((w for w in first if w.floor_size), None)
+    if (at50 and at50.errors) or (at50floor and at50floor.errors):
+        print("(overloaded: errors in the 50-game window or the floor; the ratio counts resyncs)")
     burst = burst_check(first)
     if burst:
         print(burst)
