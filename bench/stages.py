@@ -103,7 +103,6 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
             "django_htmx/",
             "django/contrib/messages/",
             "django/core/handlers/",
-            "django/urls/",
             "django/utils/decorators.py",
             "django/views/",
         ),
