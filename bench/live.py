@@ -17,8 +17,12 @@ its own choosing as a reverse proxy spreads connections (with `--processes` abov
 not kept together; a page's POSTs go where its socket went). Each game acts once per interval: the
 player whose board says it is their turn rolls, or moves a token it offers, with a POST as the page
 does (htmx headers, CSRF cookie and header; `--via ws` sends the same command over the WebSocket). The
-games take turns evenly over the interval, so the site sees a steady rate (`--arrivals random` gives
-each game a random phase instead: some games fall together, and the same burst recurs every interval). Latency = from sending the action to the updated board (a version above the one acted on)
+games take turns evenly over the interval, so the site sees a steady rate (`--arrivals random` adds,
+after the steady 50-game window, the same window with each game at a random phase of its own: some
+games fall together, the same burst recurs every interval, and the bench checks that its p99 is at
+most twice the steady one with no errors). Each viewer is a browser: it loads the game page first and
+keeps every cookie the site sets (the browser's id, the CSRF secret), sending them back on each POST
+and socket. Latency = from sending the action to the updated board (a version above the one acted on)
 having reached both seats and the spectator (the actor's POST answer counts for the actor's page).
 An action whose board hasn't reached everyone after 5 s, a refused action or a dropped socket is an
 error.
@@ -38,7 +42,9 @@ commit and one push, which the sockets forward unrendered at the median size of 
 processes' CPU (the cost ratio), their SQL statements (each one sent, counted by an execute wrapper)
 and their Redis round trips (each command or pipeline written by redis-py: cache, throttle, presence,
 channel layer); Celery's are not in these counts. The last line: `live p99=X ms at 50 games, capacity
-C actions/s, cost ratio R vs floor` (for the first server of `--server`).
+C actions/s, cost ratio R vs floor` (for the first server of `--server`), after the burst check's line
+with --arrivals random. --profile runs py-spy on the web processes during the 50-game windows and
+prints their web CPU per action by stage (bench/stages.py), real, floor and the difference.
 """
 
 from __future__ import annotations
@@ -68,6 +74,8 @@ BIN = Path(sys.executable).parent
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/ludopat_live"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/6"
+# --profile: the windows py-spy samples, and their columns in the stage table (real - floor last).
+PROFILED = {"50 games": "real", "50 floor": "floor", "50 random": "random"}
 LOST_AFTER = 5.0  # seconds: an action whose board hasn't reached every viewer by then is an error
 P99_LIMIT_MS = 100.0
 HEARTBEAT = 25.0  # as the page's heartbeat form
@@ -433,6 +441,8 @@ class Window:
     floor_size: int = 0  # above 0: the floor action (games/bench_floor.py), pushes of this size
     push_sizes: list[int] = field(default_factory=list)  # characters of each board a socket got
     counts: dict[str, int] = field(default_factory=dict)  # the web processes' queries, round trips
+    arrivals: str = "even"  # the games' phases: even (a steady rate) or random (recurring bursts)
+    profiles: list[Path] = field(default_factory=list)  # py-spy's samples of each web process
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -472,12 +482,41 @@ class Viewer:
         self.ws = None
         self.reader: asyncio.Task | None = None
         self.http: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
-        self.csrf = secrets.token_hex(16)  # 32 characters: a CSRF secret Django accepts as is
+        # The browser's cookie jar: what the site sets is sent back on every later request and socket,
+        # as a browser does (without it every POST would be a new browser to the site: a browser row
+        # recorded and the session saved again, on every action). The CSRF secret starts as one of
+        # ours (32 characters, which Django accepts as is) until the site sets its own.
+        self.cookies = {"sessionid": person.session, "csrftoken": secrets.token_hex(16)}
         self.channel = ""
+        self.loaded = False  # the game page was loaded (its cookies kept)
 
     @property
     def origin(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+
+    def keep_cookies(self, set_cookies: list[str]) -> None:
+        """Each Set-Cookie of an answer into the jar (an expired one out), as a browser keeps them."""
+        for line in set_cookies:
+            pair, *attributes = (part.strip() for part in line.split(";"))
+            name, _, value = pair.partition("=")
+            gone = any(
+                a.lower().replace(" ", "") in ("max-age=0", "max-age=-1") for a in attributes
+            )
+            if gone or not value or value == '""':
+                self.cookies.pop(name, None)
+            else:
+                self.cookies[name] = value
+
+    async def load_page(self) -> None:
+        """GET the game page, as the browser loads it before its socket opens: the site's cookies
+        (the browser's own id, the CSRF secret) come with the answer and are kept."""
+        status, _ = await self.request("GET", f"/games/{self.game.id}/", {})
+        if status != 200:
+            raise RuntimeError(f"the page of {self.game.id} answered {status}")
+        self.loaded = True
 
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
@@ -485,7 +524,7 @@ class Viewer:
         self.ws = await connect(
             f"ws://127.0.0.1:{self.port}/ws/games/{self.game.id}/",
             origin=self.origin,
-            additional_headers={"Cookie": f"sessionid={self.person.session}"},
+            additional_headers={"Cookie": self.cookie_header()},
             max_size=None,
             open_timeout=30,
         )
@@ -545,29 +584,39 @@ class Viewer:
         self.game.reached(self.index, version, now or time.perf_counter())
 
     async def post(self, path: str, values: dict) -> tuple[int, str]:
-        """One htmx POST on a kept-alive connection (reopened if the server closed it)."""
-        body = urlencode(values).encode()
-        head = (
-            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-            f"Cookie: sessionid={self.person.session}; csrftoken={self.csrf}\r\n"
-            f"X-CSRFToken: {self.csrf}\r\nHX-Request: true\r\nHX-Target: game-live\r\n"
-            f"Origin: {self.origin}\r\nReferer: {self.origin}/games/{self.game.id}/\r\n"
-            + (f"X-Live-Socket: {self.channel}\r\n" if self.channel else "")
-            + "Content-Type: application/x-www-form-urlencoded; charset=UTF-8\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n"
-        ).encode()
+        """One htmx POST, as the page sends it."""
+        return await self.request("POST", path, values)
+
+    async def request(self, method: str, path: str, values: dict) -> tuple[int, str]:
+        """One request with the jar's cookies on a kept-alive connection (reopened if the server
+        closed it); a POST as htmx sends it (its headers, the CSRF cookie's secret in X-CSRFToken)."""
+        body = urlencode(values).encode() if method == "POST" else b""
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nCookie: {self.cookie_header()}\r\n"
+        if method == "POST":
+            head += (
+                f"X-CSRFToken: {self.cookies.get('csrftoken', '')}\r\nHX-Request: true\r\n"
+                f"HX-Target: game-live\r\nOrigin: {self.origin}\r\n"
+                f"Referer: {self.origin}/games/{self.game.id}/\r\n"
+                + (f"X-Live-Socket: {self.channel}\r\n" if self.channel else "")
+                + "Content-Type: application/x-www-form-urlencoded; charset=UTF-8\r\n"
+                f"Content-Length: {len(body)}\r\n"
+            )
+        request = (head + "\r\n").encode() + body
         for attempt in (1, 2):
             if self.http is None:
                 self.http = await asyncio.open_connection("127.0.0.1", self.port)
             reader, writer = self.http
             try:
-                writer.write(head + body)
-                return await _response(reader)
+                writer.write(request)
+                status, text, set_cookies = await _response(reader)
             except (ConnectionError, asyncio.IncompleteReadError):
                 writer.close()
                 self.http = None
                 if attempt == 2:
                     raise
+            else:
+                self.keep_cookies(set_cookies)
+                return status, text
         raise AssertionError("unreachable")
 
     async def close(self) -> None:
@@ -579,16 +628,20 @@ class Viewer:
             self.http[1].close()
 
 
-async def _response(reader: asyncio.StreamReader) -> tuple[int, str]:
+async def _response(reader: asyncio.StreamReader) -> tuple[int, str, list[str]]:
+    """An HTTP/1.1 answer: its status, its body and its Set-Cookie headers."""
     status_line = await reader.readuntil(b"\r\n")
     status = int(status_line.split()[1])
     headers: dict[str, str] = {}
+    set_cookies: list[str] = []
     while True:
         line = await reader.readuntil(b"\r\n")
         if line == b"\r\n":
             break
         name, _, value = line.decode("latin-1").partition(":")
         headers[name.strip().lower()] = value.strip()
+        if name.strip().lower() == "set-cookie":
+            set_cookies.append(value.strip())
     if "content-length" in headers:
         body = await reader.readexactly(int(headers["content-length"]))
     elif headers.get("transfer-encoding", "").lower() == "chunked":
@@ -601,7 +654,7 @@ async def _response(reader: asyncio.StreamReader) -> tuple[int, str]:
         body = b"".join(p[:-2] for p in parts)
     else:
         body = await reader.read()
-    return status, body.decode("utf-8", "replace")
+    return status, body.decode("utf-8", "replace"), set_cookies
 
 
 async def web_counts(ports: list[int]) -> dict[str, int]:
@@ -613,7 +666,7 @@ async def web_counts(ports: list[int]) -> dict[str, int]:
         try:
             head = f"GET /games/bench-floor/counts HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
             writer.write(head.encode())
-            status, body = await _response(reader)
+            status, body, _ = await _response(reader)
         finally:
             writer.close()
         if status != 200:
@@ -709,8 +762,9 @@ class LiveGame:
 
 
 class Bench:
-    def __init__(self, stack: Stack, via: str, arrivals: str = "even"):
-        self.stack, self.via, self.arrivals = stack, via, arrivals
+    def __init__(self, stack: Stack, via: str, profile: bool = False, seed: int = 1):
+        self.stack, self.via, self.profile = stack, via, profile
+        self.phases = random.Random(seed)  # the random arrivals' phases: the same in every run
         self.games: list[LiveGame] = []
         self.window: Window | None = None
         self.stopping = False
@@ -740,6 +794,8 @@ class Bench:
             async with gate:
                 for attempt in range(4):  # as htmx's ws extension, retry after a pause
                     try:
+                        if not viewer.loaded:
+                            await viewer.load_page()  # then its socket, as the page opens it
                         await viewer.connect()
                         return
                     except (TimeoutError, OSError, InvalidHandshake, ConnectionClosed) as error:
@@ -795,11 +851,13 @@ class Bench:
                 tick += interval
 
         if (
-            self.arrivals == "even"
+            window.arrivals == "even"
         ):  # the games take turns: the site sees a steady `target` per second
             offsets = [interval * n / len(games) for n in range(len(games))]
         else:  # each game at a random phase of its own: some fall together, every interval again
-            offsets = [random.uniform(0, interval) for _ in games]
+            offsets = [self.phases.uniform(0, interval) for _ in games]
+        profiled = self.profile and window.name in PROFILED
+        spies = self.spy(window, seconds) if profiled else []
         await asyncio.gather(*(drive(g, offset) for g, offset in zip(games, offsets, strict=True)))
         # Let the last actions arrive (they count in this window), then close it.
         drain_end = time.perf_counter() + LOST_AFTER
@@ -810,12 +868,29 @@ class Bench:
                 window.error("board not everywhere after 5 s")
                 game.pending = None
         window.seconds = seconds
+        for spy in spies:
+            await asyncio.to_thread(spy.wait)
         after = self.stack.cpu()
         window.cpu = {k: after[k] - before[k] for k in after}
         window.counts = {k: v - counted[k] for k, v in (await web_counts(self.stack.ports)).items()}
         window.rss = self.stack.rss()
         self.window = None
         return window
+
+    def spy(self, window: Window, seconds: float) -> list[subprocess.Popen]:
+        """py-spy on every web process for the window's length (bench/stages.py reads its samples);
+        --nonblocking: pausing the process for every sample slowed an overloaded one down further."""
+        spies = []
+        for n, proc in enumerate(self.stack.web):
+            name = window.name.replace(" ", "-").replace("/", "")
+            out = self.stack.logs / f"profile-{self.stack.server}-{name}-{n}.txt"
+            window.profiles.append(out)
+            command = [str(BIN / "py-spy"), "record", "--pid", str(proc.pid), "--duration",
+                       str(max(1, round(seconds))), "--rate", "100", "--format", "raw",
+                       "--nonblocking", "--output", str(out)]  # fmt: skip
+            log = (self.stack.logs / "py-spy.log").open("ab")
+            spies.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+        return spies
 
     async def close(self) -> None:
         self.stopping = True
@@ -842,7 +917,7 @@ def loadavg() -> str:
 async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
     """The fixed-rate windows, the ramp (over the 50-game set, before the 200 games are opened, so an
     overloaded 200-game window can't spoil it), then 200 games; each skipped if the time is short."""
-    bench = Bench(stack, args.via, args.arrivals)
+    bench = Bench(stack, args.via, args.profile, args.seed)
     windows: list[Window] = []
     beats = asyncio.create_task(bench.heartbeats())
     left = lambda: deadline - time.monotonic()  # noqa: E731
@@ -884,6 +959,14 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
         )
         print(row(stack.server, w), flush=True)
         windows.append(w)
+        if games == 50 and args.arrivals == "random" and left() > args.phase_seconds + step_cost:
+            # The same games at the same rate, each at a random phase of its own: the bursts.
+            w = Window("50 random", 50, 50 / args.interval, arrivals="random")
+            w = await bench.run_window(w, args.phase_seconds)
+            print(row(stack.server, w), flush=True)
+            windows.append(w)
+        elif games == 50 and args.arrivals == "random":
+            skip("50 games at random phases")
 
     async def floor_window() -> None:
         """The 50-game window again, the same games, sockets and rate, against the floor action
@@ -970,6 +1053,13 @@ def cost_ratios(windows: list[Window], server: str, quiet: bool = False) -> floa
 
     a, b = each(real), each(floor)
     ratio = {k: a[k] / b[k] if b[k] else float("nan") for k in a}
+    if not quiet and (real.errors or floor.errors):
+        # A lost board makes its pages resync (each a render): an overloaded window's actions count
+        # that work too, so its ratio says how badly it was overloaded, not what an action costs.
+        print(
+            f"{server}: the 50-game window had {real.errors} errors and the floor {floor.errors}: "
+            "overloaded, so the ratio below is not an action's cost (the resyncs are in it)"
+        )
     if not quiet:
         print(
             f"{server}: cost ratio vs the floor (pushes of {floor.floor_size} characters, the real "
@@ -980,6 +1070,40 @@ def cost_ratios(windows: list[Window], server: str, quiet: bool = False) -> floa
             f"{ratio['redis_round_trips']:.1f} (web processes only)"
         )
     return ratio["cpu"]
+
+
+BURST_LIMIT = 2.0  # the random phases' p99 may be at most this many times the steady one
+
+
+def burst_check(windows: list[Window]) -> str | None:
+    """The random phases' 50-game window against the steady one of the same run, or None."""
+    steady = next((w for w in windows if w.name == "50 games"), None)
+    burst = next((w for w in windows if w.name == "50 random"), None)
+    if steady is None or burst is None or not steady.done or not burst.done:
+        return None
+    times = burst.ms(99) / steady.ms(99)
+    verdict = "within" if times <= BURST_LIMIT and burst.errors == 0 else "over"
+    return (
+        f"bursts: p99={burst.ms(99):.0f} ms at 50 games with random phases, {times:.2f}x the steady "
+        f"p99 ({steady.ms(99):.0f} ms), {burst.errors} errors: {verdict} the limit "
+        f"({BURST_LIMIT:g}x, 0 errors)"
+    )
+
+
+def print_stages(windows: list[Window], server: str) -> None:
+    """Where each 50-game window's web CPU went, per stage (bench/stages.py), from py-spy's samples."""
+    from bench import stages
+
+    columns = {}
+    for name, label in PROFILED.items():  # real and floor first: the table's difference is theirs
+        w = next((w for w in windows if w.name == name and w.profiles and w.done), None)
+        if w is not None:
+            columns[label] = stages.per_action(
+                stages.read(w.profiles), w.cpu["web"] * 1000 / w.done
+            )
+    if columns:
+        print(f"{server}: web CPU ms per action by stage (py-spy, bench/stages.py)")
+        print(stages.table(columns))
 
 
 def run_server(server: str, args, env: dict, logs: Path, deadline: float) -> list[Window]:
@@ -1017,6 +1141,11 @@ def main() -> int:
         help="the games' phases: evenly spread (a steady rate) or random (recurring bursts)",
     )
     parser.add_argument("--quick", action="store_true", help="10 and 50 games, short windows")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="py-spy on the web processes in the 50-game windows: web CPU per action by stage",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--window-seconds", type=float, help="length of each fixed-rate window (10 s; --quick: 5 s)"
@@ -1082,7 +1211,7 @@ def main() -> int:
     print()
     for server, windows in results.items():
         at50 = next((w for w in windows if w.name == "50 games"), None)
-        passing = [w for w in windows if w.passed and not w.floor_size]
+        passing = [w for w in windows if w.passed and not w.floor_size and w.arrivals == "even"]
         capacity = max((w.rate for w in passing), default=0.0)
         p99 = at50.ms(99) if at50 else float("nan")
         errors50 = at50.errors if at50 else 0
@@ -1095,11 +1224,25 @@ def main() -> int:
             f"errors); highest rate without errors {clean:.1f} actions/s"
         )
         cost_ratios(windows, server)
+        if args.profile:
+            print_stages(windows, server)
+        burst = burst_check(windows)
+        if burst:
+            print(f"{server}: {burst}")
     print(f"total {time.monotonic() - began:.0f} s")
     first = results[servers[0]]
     at50 = next((w for w in first if w.name == "50 games"), None)
-    capacity = max((w.rate for w in first if w.passed and not w.floor_size), default=0.0)
+    capacity = max(
+        (w.rate for w in first if w.passed and not w.floor_size and w.arrivals == "even"),
+        default=0.0,
+    )
     ratio = cost_ratios(first, "", quiet=True)
+    at50floor = next((w for w in first if w.floor_size), None)
+    if (at50 and at50.errors) or (at50floor and at50floor.errors):
+        print("(overloaded: errors in the 50-game window or the floor; the ratio counts resyncs)")
+    burst = burst_check(first)
+    if burst:
+        print(burst)
     print(
         f"live p99={at50.ms(99) if at50 else float('nan'):.0f} ms at 50 games, capacity "
         f"{round(capacity, 1):g} actions/s, cost ratio {ratio:.1f} vs floor"

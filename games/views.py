@@ -188,7 +188,7 @@ def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
     socket = request.headers.get("X-Live-Socket", "") if request.htmx else ""
     try:
         with broadcast.answering(socket):
-            commands.run(name, game_id, actor, data, seen)
+            done = commands.run(name, game_id, actor, data, seen)
     except (
         Refusal
     ) as error:  # the games' refusals, and the ledger's (a stake the wallet can't hold)
@@ -198,9 +198,13 @@ def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
         if target and target.startswith("/"):
             return redirect(target)
         return redirect("game", game_id)
-    # Read afresh once the action committed; this read is kept (games.caches.ROWS) for the sockets'
-    # renders of the same version in this process.
-    game, seats = _load(game_id)
+    # The version the action made, as it made it: a roll or a move kept its rows (games.caches.ROWS)
+    # as it committed, for this answer and this process's sockets alike; any other action's are read
+    # afresh, and that read is kept for the sockets' renders of the same version.
+    if isinstance(done, Game):
+        game, seats = selectors.game_and_seats_at(game_id, done.version)
+    else:
+        game, seats = _load(game_id)
     if game is None:  # games are never deleted; for mypy
         return _not_found(request)
     return HttpResponse(render_live(game, viewpoint_for(game, seats, actor), seats=seats))

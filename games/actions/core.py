@@ -36,7 +36,7 @@ from django.db import transaction
 
 from ludopat import metrics
 
-from .. import broadcast, engine
+from .. import broadcast, caches, engine
 from ..engine import fair
 from ..errors import Conflict, GameNotFound, StaleVersion
 from ..models import Action, Game, Seat
@@ -148,6 +148,17 @@ def save_game(
     _after_commit(game, bot_to_act=bot_to_act)
     if not bot_to_act:  # the computer's own task comes on commit; the sweeper is its backup
         schedule_deadline_on_commit(game)  # a running clock's task, for the new version
+
+
+def keep_rows_on_commit(game: Game, seats: list[Seat]) -> None:
+    """The game and all its seats as this action writes them are what the renders of the new version
+    read: kept when it commits (games.caches.ROWS), so neither the POST's answer nor this process's
+    sockets read them again. Called before `save_game`, so that they are kept before the push that
+    tells the sockets (callbacks run in order), and taken at the commit, once everything is saved.
+    Only for an action that writes every change through these objects (a queryset's update would not
+    be in them): the turns' (`turns._apply`)."""
+    key = (game.pk, game.version)
+    transaction.on_commit(lambda: caches.ROWS.put(key, caches.Rows.of(game, seats)))
 
 
 def _after_commit(game: Game, *, bot_to_act: bool) -> None:

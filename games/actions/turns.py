@@ -25,6 +25,7 @@ from .core import (
     check_playing,
     check_version,
     client_seed,
+    keep_rows_on_commit,
     lock_game,
     record_action,
     save_game,
@@ -150,6 +151,9 @@ def _apply(
         return
     record_action(game, kind, seat, data, text, auto=auto, deadline=deadline)
     arm_timer(game, seats, new_state)
+    # Not for a round's end (above): its handlers, of the layers above, may write rows these objects
+    # don't hold, so the renders of that version read it afresh.
+    keep_rows_on_commit(game, seats)
     save_game(game, new_state, seats)
 
 

@@ -85,8 +85,8 @@ def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
     django_user_model, django_assert_max_num_queries, redis_client, client
 ):
     """The page's POST: the session and account, the game with its seats read once unlocked (who is
-    asking, who is present), the locked action, the game with its seats once more for the answer, and
-    the one action that is new in the board's history. Nothing is read twice."""
+    asking, who is present), the locked action, and the one action that is new in the board's
+    history. Nothing is read twice: the answer renders the game and seats as the action wrote them."""
     host = member(django_user_model.objects.create_user("hostess"))
     guest = member(django_user_model.objects.create_user("guesto"))
     game = friends_room(host, [guest])
@@ -110,27 +110,27 @@ def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
     assert f'data-version="{game.version + 1}"' in answer.content.decode()
 
 
-# The session, the account, the game and seats (one query), the action's own ROLL_QUERIES, the game
-# and seats again for the answer, and the new action for the history.
-POST_QUERIES = 2 + 1 + ROLL_QUERIES + 1 + 1
+# The session, the account, the game and seats (one query), the action's own ROLL_QUERIES and the new
+# action for the history; the answer renders the game and seats the action kept.
+POST_QUERIES = 2 + 1 + ROLL_QUERIES + 1
 
 
-def test_the_renders_of_one_version_in_a_process_read_the_game_once(
+def test_the_renders_of_a_roll_or_a_move_read_no_game_and_no_seats(
     django_user_model, django_assert_num_queries, redis_client
 ):
-    """The mover's answer and the other seats' and spectators' sockets render the same version within
-    milliseconds: one read of the game and its seats serves them all, and a new version is read anew."""
+    """The mover's answer and the other seats' and spectators' sockets render the version within
+    milliseconds of its commit: a roll or a move kept the game and seats it wrote, so none of them
+    reads them (before: one read per process), and each render gets objects of its own."""
     host = member(django_user_model.objects.create_user("hostess"))
     guest = member(django_user_model.objects.create_user("guesto"))
     game = friends_room(host, [guest])
     everyone_here(game)
     rolled = actions.do_roll(game.pk, host, game.version)
-    with django_assert_num_queries(1):
-        first, seats = selectors.game_and_seats_at(game.pk, rolled.version)
-    assert first.version == rolled.version and len(seats) == 2
     with django_assert_num_queries(0):
+        first, seats = selectors.game_and_seats_at(game.pk, rolled.version)
         again, again_seats = selectors.game_and_seats_at(game.pk, rolled.version)
-    # Each render gets objects of its own (the threads of a process never share one), equal to the read.
+    assert first.version == rolled.version and len(seats) == 2
+    # Each render gets objects of its own (the threads of a process never share one), equal.
     assert again is not first and again_seats[0] is not seats[0]
     assert [(f.attname, getattr(again, f.attname)) for f in again._meta.concrete_fields] == [
         (f.attname, getattr(first, f.attname)) for f in first._meta.concrete_fields
@@ -145,6 +145,21 @@ def test_the_renders_of_one_version_in_a_process_read_the_game_once(
         newer = actions.do_move(game.pk, actor, first.version, m.colour, m.index, m.die, m.pair)
     else:
         newer = actions.do_roll(game.pk, actor, first.version)
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(0):
         later, _ = selectors.game_and_seats_at(game.pk, newer.version)
     assert later.version == first.version + 1
+
+
+def test_a_version_no_turn_made_is_read_once_for_all_its_renders(
+    django_user_model, django_assert_num_queries, redis_client
+):
+    """Any other action (here the start of a round) keeps nothing of its own: the first render of its
+    version reads the game and seats once, and the others share that read."""
+    host = member(django_user_model.objects.create_user("hostess"))
+    guest = member(django_user_model.objects.create_user("guesto"))
+    game = friends_room(host, [guest])
+    with django_assert_num_queries(1):
+        first, seats = selectors.game_and_seats_at(game.pk, game.version)
+    with django_assert_num_queries(0):
+        again, _ = selectors.game_and_seats_at(game.pk, game.version)
+    assert first.version == again.version == game.version and len(seats) == 2

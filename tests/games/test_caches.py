@@ -16,7 +16,7 @@ from games.actors import Actor
 from games.live.fragments import render_live
 from games.live.viewpoint import viewpoint_for
 from games.models import Seat
-from tests.games.webplay import SEED, anon, everyone_here, fresh, friends_room, member
+from tests.games.webplay import SEED, anon, everyone_here, fresh, friends_room, member, step
 from tests.moderation.conftest import staff
 from tests.stack import ROOT, service_env
 
@@ -268,3 +268,22 @@ def test_a_void_of_a_finished_rounds_results_is_never_served_from_the_cache(
     assert "10 pts" not in after and "not counted" in after
     forget_everything()
     assert board() == after  # what the cache served is what a fresh render says
+
+
+def test_the_rows_a_roll_or_a_move_keeps_are_the_rows_it_committed(django_user_model, redis_client):
+    """A turn keeps the game and seats it wrote for the renders of its version, which then read
+    nothing: at every version of a stretch of play (rolls, moves, turns passing), what is kept equals
+    what a fresh read of the database gives, column by column, accounts included."""
+    host = member(django_user_model.objects.create_user("hostess"))
+    guest = member(django_user_model.objects.create_user("guesto"))
+    game = friends_room(host, [guest])
+    everyone_here(game)
+    actors = {0: host, 1: guest}
+    for _ in range(40):
+        game = step(game, lambda seat: actors[seat.index])
+        kept = caches.ROWS.get((game.pk, game.version))
+        assert kept is not None, f"nothing kept at version {game.version}"
+        read, read_seats = selectors.game_and_seats(game.pk)
+        assert read is not None and read.version == game.version
+        assert kept == caches.Rows.of(read, read_seats)
+        assert game.status == game.Status.PLAYING
