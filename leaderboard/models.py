@@ -3,7 +3,9 @@
 `Result` is written once per seat when a round ends (leaderboard.results); `Standing` is the running
 sum per player x rule set x board x period, updated in the same transaction, so a leaderboard page is
 an indexed read of `Standing`, never a scan of `Result`. `PairDay` counts the rounds two accounts
-played together on a UTC day, for the 5-a-day rule.
+played together on a UTC day, for the 5-a-day rule. `PlayerHistory` and `PlaceTally` are what a player
+page needs of a long history (how many rounds, how many of each place), kept as the rounds are written,
+so a player page costs the same after ten rounds or a hundred thousand.
 """
 
 from __future__ import annotations
@@ -53,13 +55,20 @@ class Result(models.Model):
         default=False
     )  # in the standings (an account, not void, not capped)
     finished_at = models.DateTimeField()
+    # The account's nth result, 1 the oldest (by finish time; of two at the same moment the later
+    # written comes first), numbered without gaps as the results are written: page N of a player's
+    # rounds is a range of these numbers, never an OFFSET over their history. None: no account.
+    number = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-finished_at", "seat_index"]
         constraints = [
             models.UniqueConstraint(fields=["round", "seat_index"], name="result_once_per_seat")
         ]
-        indexes = [models.Index(fields=["user", "-finished_at"], name="result_player_recent")]
+        indexes = [
+            models.Index(fields=["user", "-finished_at"], name="result_player_recent"),
+            models.Index(fields=["user", "number"], name="result_player_numbered"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name}: place {self.place} of {self.players} ({self.points})"
@@ -131,3 +140,35 @@ class PairDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.low_id}+{self.high_id} {self.day}: {self.rounds}"
+
+
+class PlayerHistory(models.Model):
+    """How many results an account has (every round it finished, counted or not) and when the latest
+    finished: the player page's page count without counting, and the row whose lock numbers the
+    account's results one writer at a time."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    rounds = models.PositiveIntegerField(default=0)
+    latest = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.rounds} rounds"
+
+
+class PlaceTally(models.Model):
+    """How many of an account's counted results in a rule set took each place (the places chart)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ruleset = models.CharField(max_length=10, choices=RULESETS)
+    place = models.PositiveSmallIntegerField()
+    rounds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ruleset", "place"], name="place_tally_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.ruleset} place {self.place}: {self.rounds}"

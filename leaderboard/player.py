@@ -1,8 +1,9 @@
 """A player's page (/u/<username>/): rank and totals per rule set, recent rounds, charts.
 
-Every part is an indexed read: totals and the points chart come from the `Standing` sums, recent
-rounds are one page of the player's results (with the opponents of that page in one more query), and
-the places chart is one grouped count over the player's results.
+Every part is an indexed read whose cost doesn't grow with the player's history: totals and the points
+chart come from the `Standing` sums, recent rounds are one range of the player's numbered results (the
+page count from their `PlayerHistory`, the opponents of that page in one more query), and the places
+chart is their `PlaceTally` rows.
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from datetime import date
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count
 
 from accounts.models import User
 from games.models import RULESET_NAMES
 
 from .charts import places_table, points_by_period
-from .models import ALL_RULESETS, Board, Period, Result, Standing
+from .models import ALL_RULESETS, Board, Period, PlaceTally, PlayerHistory, Result, Standing
 from .outcomes import why_not_counted
 from .standings import with_ranks
 
@@ -69,8 +69,7 @@ def totals(player: User) -> dict[str, Any]:
 
 def recent_rounds(player: User, page_number: str | None) -> Page[Result]:
     """One page of the player's rounds, newest first, each with its opponents (`.others`)."""
-    mine = Result.objects.filter(user=player).select_related("round").order_by("-finished_at", "pk")
-    page = Paginator(mine, PER_PAGE).get_page(page_number)
+    page = Paginator(NewestFirst(player), PER_PAGE).get_page(page_number)
     others: defaultdict[int, list[Result]] = defaultdict(list)
     ids = [r.round_id for r in page.object_list]
     for other in (
@@ -88,6 +87,28 @@ def recent_rounds(player: User, page_number: str | None) -> Page[Result]:
     return page
 
 
+class NewestFirst:
+    """A player's results, newest first, as the sequence a paginator slices: its length is their
+    `PlayerHistory` count and a slice is a range of their numbers (the newest has the highest), so
+    the last page costs what the first does."""
+
+    def __init__(self, player: User) -> None:
+        self.player = player
+        history = PlayerHistory.objects.filter(user=player).values_list("rounds", flat=True)
+        self.total = history.first() or 0
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, part: slice) -> list[Result]:
+        newest, oldest = self.total - (part.start or 0), self.total - part.stop + 1
+        return list(
+            Result.objects.filter(user=self.player, number__range=(oldest, newest))
+            .select_related("round")
+            .order_by("-number")
+        )
+
+
 def weekly_points(player: User) -> list[tuple[date, int]]:
     """(week's Monday, points) for every week the player has a counted round in, oldest first."""
     return list(
@@ -100,12 +121,9 @@ def weekly_points(player: User) -> list[tuple[date, int]]:
 
 
 def places_per_ruleset(player: User) -> dict[str, dict[int, int]]:
+    """{rule set: {place: counted rounds}} of the player's rule sets with a counted round."""
     counts: dict[str, dict[int, int]] = defaultdict(dict)
-    rows = (
-        Result.objects.filter(user=player, counted=True)
-        .values("ruleset", "place")
-        .annotate(n=Count("pk"))
-    )
-    for row in rows:
-        counts[row["ruleset"]][row["place"]] = row["n"]
+    rows = PlaceTally.objects.filter(user=player, rounds__gt=0)
+    for ruleset, place, rounds in rows.values_list("ruleset", "place", "rounds"):
+        counts[ruleset][place] = rounds
     return dict(counts)
