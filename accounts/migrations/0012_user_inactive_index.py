@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0011_ledger_entries_plural'),
-        ('auth', '0012_alter_user_first_name_max_length'),
+        ("accounts", "0011_ledger_entries_plural"),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='user',
-            index=models.Index(condition=models.Q(('is_active', False)), fields=['is_active'], name='user_inactive_idx'),
+            model_name="user",
+            index=models.Index(
+                condition=models.Q(("is_active", False)),
+                fields=["is_active"],
+                name="user_inactive_idx",
+            ),
         ),
     ]
