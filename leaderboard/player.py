@@ -9,8 +9,9 @@ chart is their `PlaceTally` rows.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from datetime import date
-from typing import Any
+from typing import Any, overload
 
 from django.core.paginator import Page, Paginator
 
@@ -69,7 +70,7 @@ def totals(player: User) -> dict[str, Any]:
 
 def recent_rounds(player: User, page_number: str | None) -> Page[Result]:
     """One page of the player's rounds, newest first, each with its opponents (`.others`)."""
-    page = Paginator(NewestFirst(player), PER_PAGE).get_page(page_number)
+    page: Page[Result] = Paginator(NewestFirst(player), PER_PAGE).get_page(page_number)
     others: defaultdict[int, list[Result]] = defaultdict(list)
     ids = [r.round_id for r in page.object_list]
     for other in (
@@ -100,8 +101,18 @@ class NewestFirst:
     def __len__(self) -> int:
         return self.total
 
-    def __getitem__(self, part: slice) -> list[Result]:
-        newest, oldest = self.total - (part.start or 0), self.total - part.stop + 1
+    def __iter__(self) -> Iterator[Result]:
+        return iter(self[0 : self.total])
+
+    @overload
+    def __getitem__(self, index: int, /) -> Result: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> list[Result]: ...
+    def __getitem__(self, index: int | slice, /) -> Result | list[Result]:
+        if isinstance(index, int):
+            return self[index : index + 1][0]
+        start, stop = index.start or 0, self.total if index.stop is None else index.stop
+        newest, oldest = self.total - start, self.total - stop + 1
         return list(
             Result.objects.filter(user=self.player, number__range=(oldest, newest))
             .select_related("round")

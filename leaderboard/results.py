@@ -284,8 +284,8 @@ def remove_round(round_id: int) -> list[Result]:
     for row in counted:
         if row.user_id is not None:
             places[(row.user_id, row.ruleset, row.place)] += 1
-    for (user_id, ruleset, place), n in sorted(places.items()):
-        PlaceTally.objects.filter(user_id=user_id, ruleset=ruleset, place=place).update(
+    for (owner, ruleset_played, place), n in sorted(places.items()):
+        PlaceTally.objects.filter(user_id=owner, ruleset=ruleset_played, place=place).update(
             rounds=F("rounds") - n
         )
     taken: dict[tuple, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
