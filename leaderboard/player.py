@@ -46,10 +46,13 @@ def totals(player: User) -> dict[str, Any]:
     for one who has only played the computer, all games. Games against the computer, when they
     add to it, are one more line (`with_computer`), not a second table.
     """
-    rows = with_ranks(Standing.objects.filter(user=player, period=Period.ALL))
+    rows = list(Standing.objects.filter(user=player, period=Period.ALL))
     people = {s.ruleset: s for s in rows if s.board == Board.PEOPLE}
     everything = {s.ruleset: s for s in rows if s.board == Board.ALL}
-    shown = people or everything
+    # Ranks only for the board shown: a rank counts the players ahead, the page's dearest read.
+    board = Board.PEOPLE if people else Board.ALL
+    ranked = with_ranks(Standing.objects.filter(user=player, period=Period.ALL, board=board))
+    shown = {s.ruleset: s for s in ranked}
     order = {name: n for n, name in enumerate(RULESET_ORDER)}
     by_ruleset = [
         {"ruleset": NAMES.get(name, name), "rank": s.rank, "row": s}
@@ -59,7 +62,7 @@ def totals(player: User) -> dict[str, Any]:
     overall = shown.get(ALL_RULESETS)
     mixed = everything.get(ALL_RULESETS)
     return {
-        "board": BOARD_NAMES[Board.PEOPLE if people else Board.ALL],
+        "board": BOARD_NAMES[board],
         "overall": {"rank": overall.rank, "row": overall} if overall else None,
         "by_ruleset": by_ruleset if len(by_ruleset) > 1 else [],
         "with_computer": mixed
@@ -112,11 +115,14 @@ class NewestFirst:
         if isinstance(index, int):
             return self[index : index + 1][0]
         start, stop = index.start or 0, self.total if index.stop is None else index.stop
-        newest, oldest = self.total - start, self.total - stop + 1
+        newest, count = self.total - start, max(0, stop - start)
+        # The `count` highest numbers from `newest` down, read backwards along the player's index:
+        # with the LIMIT in the query the planner walks the index and joins each row's round by its
+        # key; a range of numbers instead (1 to 20, say) looks to it like most of the table.
         return list(
-            Result.objects.filter(user=self.player, number__range=(oldest, newest))
+            Result.objects.filter(user=self.player, number__lte=newest)
             .select_related("round")
-            .order_by("-number")
+            .order_by("-number")[:count]
         )
 
 
