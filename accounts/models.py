@@ -41,7 +41,14 @@ class User(AbstractUser):
                 fields=["banned_at"],
                 condition=models.Q(banned_at__isnull=False),
                 name="user_banned_idx",
-            )
+            ),
+            # Every leaderboard read leaves out the inactive (banned) accounts: only their few rows,
+            # never a scan of every account.
+            models.Index(
+                fields=["is_active"],
+                condition=models.Q(is_active=False),
+                name="user_inactive_idx",
+            ),
         ]
 
     def get_absolute_url(self) -> str:

@@ -6,6 +6,9 @@ an indexed read of `Standing`, never a scan of `Result`. `PairDay` counts the ro
 played together on a UTC day, for the 5-a-day rule. `Rating` is a player's skill per rule set
 (leaderboard.ratings, docs/ratings.md), moved by the rated results in the same transaction; each
 rated `Result` keeps the rating it left its player with, so the ratings can be rebuilt from them.
+`PlayerHistory` and `PlaceTally` are what a player
+page needs of a long history (how many rounds, how many of each place), kept as the rounds are written,
+so a player page costs the same after ten rounds or a hundred thousand.
 """
 
 from __future__ import annotations
@@ -60,13 +63,20 @@ class Result(models.Model):
     rating_mu = models.FloatField(null=True, blank=True)
     rating_sigma = models.FloatField(null=True, blank=True)
     rating_change = models.IntegerField(null=True, blank=True)  # the shown number's change: +12
+    # The account's nth result, 1 the oldest (by finish time; of two at the same moment the later
+    # written comes first), numbered without gaps as the results are written: page N of a player's
+    # rounds is a range of these numbers, never an OFFSET over their history. None: no account.
+    number = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-finished_at", "seat_index"]
         constraints = [
             models.UniqueConstraint(fields=["round", "seat_index"], name="result_once_per_seat")
         ]
-        indexes = [models.Index(fields=["user", "-finished_at"], name="result_player_recent")]
+        indexes = [
+            models.Index(fields=["user", "-finished_at"], name="result_player_recent"),
+            models.Index(fields=["user", "number"], name="result_player_numbered"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name}: place {self.place} of {self.players} ({self.points})"
@@ -176,3 +186,35 @@ class RatingReplay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ruleset} from result {self.from_result}"
+
+
+class PlayerHistory(models.Model):
+    """How many results an account has (every round it finished, counted or not) and when the latest
+    finished: the player page's page count without counting, and the row whose lock numbers the
+    account's results one writer at a time."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    rounds = models.PositiveIntegerField(default=0)
+    latest = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.rounds} rounds"
+
+
+class PlaceTally(models.Model):
+    """How many of an account's counted results in a rule set took each place (the places chart)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ruleset = models.CharField(max_length=10, choices=RULESETS)
+    place = models.PositiveSmallIntegerField()
+    rounds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ruleset", "place"], name="place_tally_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.ruleset} place {self.place}: {self.rounds}"

@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 from django.db import connections, router
@@ -33,7 +33,16 @@ from games.round_end_handlers import EndedRound
 from games.round_ends import RANKED, UNRANKED, RoundEnd
 from ludopat.recent_writes import note_round_for
 
-from .models import ALL_RULESETS, Board, PairDay, Period, Result, Standing
+from .models import (
+    ALL_RULESETS,
+    Board,
+    PairDay,
+    Period,
+    PlaceTally,
+    PlayerHistory,
+    Result,
+    Standing,
+)
 from .points import points_for
 from .ratings.replay import request_replay
 from .ratings.update import lock_ratings, rate_round
@@ -129,9 +138,15 @@ def write_rounds(
 ) -> list[Result]:
     """Write the results of `rounds` (oldest first) and add them to the standings.
 
-    `tables` = (Result, Standing, PairDay) lets the data migration pass its historical models (so Any).
+    `tables` = (Result, Standing, PairDay) lets the data migration pass its historical models (so Any);
+    those predate the players' histories, so their results are written unnumbered and without place
+    tallies (the migration that added them numbers and tallies whatever results exist).
+
+    Locks, after the pair tallies: the players' `PlayerHistory` rows (ascending user id), then their
+    `PlaceTally` rows, then the standings, each in key order (`remove_round` takes the same order).
     """
     result_model, standing_model, pair_model = tables or (Result, Standing, PairDay)
+    with_history = tables is None
     rounds = sorted(rounds, key=lambda r: r.when)
     counted = _apply_daily_limit(rounds, pair_model)
     rows: list[Result] = []
@@ -160,9 +175,104 @@ def write_rounds(
                     finished_at=played.when,
                 )
             )
+    late = _number_results(rows) if with_history else set()
     result_model.objects.bulk_create(rows)
+    if late:
+        renumber_results(result_model, sorted(late))
+    if with_history:
+        _add_to_place_tallies([r for r in rows if r.counted])
     _add_to_standings([r for r in rows if r.counted], standing_model)
     return rows
+
+
+# --- the players' histories --------------------------------------------------------------------------
+
+
+def _number_results(rows: list[Result]) -> set[int]:
+    """Number each account's new results after its last one and add them to its `PlayerHistory`
+    (whose row, locked first, makes the account's writers take turns). Returns the accounts whose
+    numbering must be worked out again: a result that finished before one already written (a
+    backfill of old rounds, or two of the account's rounds ending in the same instant and written
+    in the other order), or two at the same moment, which number by insertion order."""
+    mine: defaultdict[int, list[Result]] = defaultdict(list)
+    for row in rows:  # oldest first: the rounds are sorted
+        if row.user_id is not None:
+            mine[row.user_id].append(row)
+    if not mine:
+        return set()
+    users = sorted(mine)
+    # Create the missing rows and lock them all (an upsert that changes nothing still locks its row).
+    _upsert(
+        PlayerHistory,
+        ["user_id"],
+        ["rounds"],
+        [(u, 0) for u in users],
+        "{rounds} = {table}.{rounds}",
+    )
+    known = {
+        user: (rounds, latest)
+        for user, rounds, latest in PlayerHistory.objects.filter(user_id__in=users).values_list(
+            "user_id", "rounds", "latest"
+        )
+    }
+    late = set()
+    updated = []
+    for user in users:
+        rounds, latest = known[user]
+        whens = [row.finished_at for row in mine[user]]
+        in_order = all(a < b for a, b in pairwise(whens))
+        if not in_order or (latest is not None and whens[0] <= latest):
+            late.add(user)
+        for n, row in enumerate(mine[user], start=rounds + 1):
+            row.number = n  # provisional for a late account: renumber_results decides
+        newest = max(whens) if latest is None else max(latest, *whens)
+        updated.append((user, rounds + len(whens), newest))
+    _upsert(
+        PlayerHistory,
+        ["user_id"],
+        ["rounds", "latest"],
+        updated,
+        "{rounds} = excluded.{rounds}, {latest} = excluded.{latest}",
+    )
+    return late
+
+
+def renumber_results(result_model: type[Model], user_ids: list[int] | None = None) -> None:
+    """Number the accounts' results (all accounts' if `user_ids` is None) 1, 2, ... in finish order,
+    of two at the same moment the later written first, so the newest first is the highest number
+    (the player page's order: newest, then the earlier written). The rare path of `write_rounds`
+    (it touches the account's whole history) and the migration that added the numbers."""
+    connection = connections[router.db_for_write(result_model)]
+    quote = connection.ops.quote_name
+    table = quote(result_model._meta.db_table)
+    which, params = "", []
+    if user_ids is not None:
+        which = f" AND {quote('user_id')} IN ({', '.join(['%s'] * len(user_ids))})"
+        params = list(user_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {quote('number')} = numbered.n FROM ("  # noqa: S608  quoted names only; ids are parameters
+            f"SELECT {quote('id')} AS id, ROW_NUMBER() OVER (PARTITION BY {quote('user_id')} "
+            f"ORDER BY {quote('finished_at')}, {quote('id')} DESC) AS n FROM {table} "
+            f"WHERE {quote('user_id')} IS NOT NULL{which}) AS numbered "
+            f"WHERE {table}.{quote('id')} = numbered.id",
+            params,
+        )
+
+
+def _add_to_place_tallies(rows: list[Result]) -> None:
+    """Add counted results to their accounts' `PlaceTally` rows, in key order."""
+    added: defaultdict[tuple[int, str, int], int] = defaultdict(int)
+    for row in rows:
+        if row.user_id is not None:
+            added[(row.user_id, row.ruleset, row.place)] += 1
+    _upsert(
+        PlaceTally,
+        ["user_id", "ruleset", "place"],
+        ["rounds"],
+        [(*key, n) for key, n in sorted(added.items())],
+        "{rounds} = {table}.{rounds} + excluded.{rounds}",
+    )
 
 
 # --- taking a round out ------------------------------------------------------------------------------
@@ -174,9 +284,11 @@ def remove_round(round_id: int) -> list[Result]:
     stays uncounted), the sums it added are taken away, a standing row left with no game goes, and the
     tie-break time is the one the remaining rounds give. Returns the results that stopped counting.
 
-    Locks in the writer's order: the round's results, then the pair tallies, then the standing rows in
-    key order, so a void and a round ending at the same time never deadlock. A round that moved
-    ratings has its rule set's ratings replayed from it on, after commit (leaderboard.ratings.replay)."""
+    Locks in the writer's order: the round's results, then the pair tallies, then the place tallies
+    and the standing rows in key order, so a void and a round ending at the same time never deadlock.
+    The round's results stay in their players' histories (as void), so their numbers stay. A round
+    that moved ratings has its rule set's ratings replayed from it on, after commit
+    (leaderboard.ratings.replay)."""
     rows = list(Result.objects.select_for_update().filter(round_id=round_id).order_by("pk"))
     counted = [row for row in rows if row.counted]
     Result.objects.filter(pk__in=[row.pk for row in rows]).update(void=True, counted=False)
@@ -190,6 +302,14 @@ def remove_round(round_id: int) -> list[Result]:
     for low, high in combinations(users, 2):  # the pairs this round counted for
         PairDay.objects.filter(low_id=low, high_id=high, day=utc_day(when), rounds__gt=0).update(
             rounds=F("rounds") - 1
+        )
+    places: defaultdict[tuple[int, str, int], int] = defaultdict(int)
+    for row in counted:
+        if row.user_id is not None:
+            places[(row.user_id, row.ruleset, row.place)] += 1
+    for (owner, ruleset_played, place), n in sorted(places.items()):
+        PlaceTally.objects.filter(user_id=owner, ruleset=ruleset_played, place=place).update(
+            rounds=F("rounds") - n
         )
     taken: dict[tuple, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for row in counted:
