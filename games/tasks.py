@@ -13,6 +13,8 @@ from ludopat import health
 from . import actions, broadcast
 from .actions import idle, timers
 from .staking import sweeper
+from .tournaments import starting as tournament_start
+from .tournaments import sweeper as tournament_sweeper
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +43,12 @@ def sweep_deadlines() -> int:
     staked games nobody is at (games.actions.timers.sweep), give up any seat a banned account still
     holds (a join racing the ban), and withdraw staked rooms whose host has left the page. The
     sweeps of the layers above the games' core are called here, so the core imports none of them.
-    The number of games where a deadline did something."""
+    Tournaments due are started. The number of games where a deadline did something."""
     done = timers.sweep()
     health.swept()  # the heartbeat /health/ready reads: a worker runs what beat queues
     _sweep(banned_games.give_up_banned_seats, "giving up banned accounts' seats")
     _sweep(sweeper.withdraw_unattended, "withdrawing unattended staked rooms")
+    _sweep(tournament_sweeper.start_due, "starting tournaments due")
     return done
 
 
@@ -60,3 +63,9 @@ def _sweep(sweep: Callable[[], object], what: str) -> None:
 def close_idle_games() -> int:
     """Beat, hourly: close games nobody has played for long (games.actions.idle)."""
     return idle.close_idle_games()
+
+
+@shared_task(ignore_result=True)
+def start_tournament(tournament_id: int) -> bool:
+    """A full sit-and-go's countdown is over: it starts (if still full; the sweeper backs this up)."""
+    return tournament_start.do_start(tournament_id)
