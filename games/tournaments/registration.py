@@ -193,9 +193,11 @@ def forfeit(actor: Actor, tournament_id: object) -> Tournament:
         entry.forfeited = True
         entry.save(update_fields=["forfeited"])
         if game is not None and game.status == Game.Status.PLAYING:
-            give_up_for_ban(game, seats_in(game), user_id)  # resigns the seat: the opponent wins
-        # Between rounds, the next match opens as a walkover once its other player is known.
-        bracket.changed(tournament)
+            # Resigns the seat: the opponent wins (the round-end handler moves the bracket on).
+            give_up_for_ban(game, seats_in(game), user_id)
+            tournament.refresh_from_db()
+        else:  # between rounds: the next match opens as a walkover once its other player is known
+            bracket.changed(tournament)
         return tournament
 
 
