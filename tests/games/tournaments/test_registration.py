@@ -11,7 +11,7 @@ from accounts.models import User
 from games.errors import Conflict, GameError, NotAllowed
 from games.models import Game
 from games.staking.quick import quick_match
-from games.staking.rooms import create_staked_room
+from games.staking.rooms import create_staked_room, join_staked_room
 from games.tournaments.checks import tournament_problems
 from games.tournaments.models import Tournament, TournamentMatch
 from games.tournaments.registration import forfeit, leave, open_tournament, register
@@ -103,8 +103,6 @@ def test_one_commitment_at_a_time_both_ways():
     with pytest.raises(Conflict, match="tournament"):
         quick_match(ben, 100)
     with pytest.raises(Conflict, match="tournament"):
-        from games.staking.rooms import join_staked_room
-
         join_staked_room(ben, room.pk)
     with pytest.raises(Conflict, match="tournament"):
         register(ben, open_tournament(4, 100).pk)
