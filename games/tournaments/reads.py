@@ -4,16 +4,18 @@ split, a bracket with its matches' players, scores and rooms, a player's tournam
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet
+from django.utils import timezone
 
 from accounts.ledger import rules as ledger_rules
 
 from .. import engine
-from ..models import Game
+from ..models import Action, Game
 from .bracket import round_name
 from .models import Tournament, TournamentEntry, TournamentMatch
-from .rules import place_names, prizes, split_percentages
+from .rules import place_names, prizes, split_percentages, stalled_minutes
 
 
 @dataclass(frozen=True)
@@ -151,3 +153,15 @@ def finish_name(entry: TournamentEntry) -> str:
         return "2nd"
     high = min(entry.place * 2 - 2, size)
     return f"{entry.place}th-{high}th".replace("3th", "3rd")
+
+
+def stalled(minutes: int | None = None) -> QuerySet[Tournament]:
+    """Tournaments in play whose bracket hasn't moved, nor any of its rooms seen an action, for
+    `minutes` (rules.stalled_minutes, 10): the admin flags them for a person to look at."""
+    since = timezone.now() - timedelta(minutes=minutes or stalled_minutes())
+    acted = Action.objects.filter(
+        game__tournament_match__tournament=OuterRef("pk"), created__gt=since
+    )
+    return Tournament.objects.filter(
+        status=Tournament.Status.PLAYING, progressed__lt=since
+    ).exclude(Exists(acted))
