@@ -148,7 +148,10 @@ def match_ended(game: Game, seats: list[Seat], places: list[int], how: RoundEnd)
     tournament = lock_tournament(match.tournament_id)
     if tournament.status != Tournament.Status.PLAYING:
         return  # cancelled: its buy-ins went back; the room just ends
-    by_user = {match.first.user_id: match.first, match.second.user_id: match.second}  # type: ignore[union-attr]  # a played match has both
+    first, second = match.first, match.second
+    if first is None or second is None:  # a room opens only once both players are known
+        return
+    by_user = {first.user_id: first, second.user_id: second}
     winner_seat = next((seat for seat in seats if places and seat.index == places[0]), None)
     if how in UNRANKED or winner_seat is None or winner_seat.user_id not in by_user:
         open_match(tournament, match)  # every match has a winner: this one is played again

@@ -31,7 +31,7 @@ from ..actions.core import lock_game
 from ..actions.leaving import give_up_for_ban
 from ..actions.state import seats_in
 from ..actors import Actor
-from ..errors import Banned, Conflict, NotAllowed
+from ..errors import Banned, Conflict, GameNotFound, NotAllowed
 from ..models import Game
 from ..staking.commitments import refuse_other_commitments
 from ..staking.rooms import open_entry_of
@@ -177,6 +177,8 @@ def forfeit(actor: Actor, tournament_id: object) -> Tournament:
     is lost without play. The buy-in stays in the pot."""
     needs_account(actor, "leave a tournament")
     user_id = account_of(actor)
+    if type(tournament_id) is not int:
+        raise GameNotFound("There is no such tournament.")
     live_game = _live_match_game(tournament_id, user_id)
     with transaction.atomic():
         game = lock_game(live_game) if live_game else None  # the room before the tournament
@@ -201,7 +203,7 @@ def forfeit(actor: Actor, tournament_id: object) -> Tournament:
         return tournament
 
 
-def _live_match_game(tournament_id: object, user_id: int) -> str | None:
+def _live_match_game(tournament_id: int, user_id: int) -> str | None:
     """The room of the player's match in play, read without a lock (locked next, then re-checked)."""
     return (
         TournamentMatch.objects.filter(
