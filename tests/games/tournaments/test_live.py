@@ -66,4 +66,4 @@ async def test_a_decided_match_reaches_every_watcher_and_the_winner_is_told():
 async def test_no_such_tournament_is_refused():
     ws = WebsocketCommunicator(application, "/ws/tournaments/987654/", headers=list(HOST))
     connected, code = await ws.connect()
-    assert not connected
+    assert not connected and code == 4404  # the page must not retry
