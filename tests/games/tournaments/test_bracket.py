@@ -107,3 +107,12 @@ def test_the_winner_is_told_live_and_the_bracket_pushed(django_capture_on_commit
         lose(match, people)
     assert callbacks  # the push and the notice wait for the commit
     assert fresh(tournament).version > tournament.version
+
+
+def test_the_computer_stands_in_for_an_absent_player_at_the_easy_level():
+    from games.actions.turns import stand_in_level
+
+    tournament = full_tournament(players(4))
+    match = live_matches(tournament)[0]
+    seat = match.game.seats.get(index=0)
+    assert stand_in_level(match.game, seat, "strong") == "random"
