@@ -116,3 +116,25 @@ def test_the_computer_stands_in_for_an_absent_player_at_the_easy_level():
     match = live_matches(tournament)[0]
     seat = match.game.seats.get(index=0)
     assert stand_in_level(match.game, seat, "strong") == "random"
+
+
+def test_a_player_not_there_past_the_grace_is_handed_to_the_computer_until_back():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.actions import absence, timers
+    from games.models import Action
+    from tests.games.webplay import turn_seat
+
+    tournament = full_tournament(players(4))
+    game = live_matches(tournament)[0].game
+    seat = turn_seat(game)  # nobody ever opened the page: past the grace, their turn isn't over
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert timers.do_deadline(game.pk)
+    seat.refresh_from_db()
+    assert seat.bot_controlled
+    assert Action.objects.filter(game=game, kind=Action.Kind.TAKEOVER, seat=seat).exists()
+    assert absence.seat_connected(game.pk, seat.pk)  # their page opens: the seat is theirs again
+    seat.refresh_from_db()
+    assert not seat.bot_controlled
