@@ -1,7 +1,6 @@
 """Beat's part (games.tasks.sweep_deadlines, every couple of seconds): tournaments whose start time has
 come (a countdown's task lost with its worker, or an admin's schedule) are started, or cancelled if a
-scheduled one is not full; and the lobby always offers a tournament registering at each size and
-buy-in it lists (issue 24: "a tournament opens at a buy-in and size")."""
+scheduled one is not full."""
 
 from __future__ import annotations
 

@@ -218,3 +218,30 @@ def test_a_ban_during_a_match_resigns_it(django_user_model):
     do_ban(moderator, User.objects.get(pk=semi.first.user_id), reason="Cheating")
     semi.refresh_from_db()
     assert semi.winner_id == semi.second_id
+
+
+def test_a_scheduled_tournament_starts_at_its_time_or_is_cancelled_if_not_full():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tournaments.sweeper import start_due
+
+    people = players(6)
+    before = balances(people)
+    soon = timezone.now() + timedelta(hours=1)
+    full = open_tournament(4, 100, scheduled_for=soon)
+    short = open_tournament(4, 100, scheduled_for=soon)
+    for actor in people[:4]:
+        register(actor, full.pk)
+    for actor in people[4:]:
+        register(actor, short.pk)
+    assert fresh(full).starts_at == soon  # full, but it waits for its time
+    assert start_due() == 0
+    Tournament.objects.update(starts_at=timezone.now() - timedelta(seconds=1))
+    assert start_due() == 1  # beat's sweep
+    assert fresh(full).status == Tournament.Status.PLAYING
+    short = fresh(short)
+    assert short.status == Tournament.Status.CANCELLED and "not full" in short.cancel_reason
+    after = balances(people)
+    assert all(after[a.user_id] == before[a.user_id] for a in people[4:])
