@@ -80,6 +80,13 @@ def wallet_total() -> int:
     )
 
 
+def open_wallets(people: list) -> None:
+    from accounts.ledger.books import wallet_of
+
+    for person in people:
+        wallet_of(person.user_id)
+
+
 def open_tournaments(people: list, count: int, size: int, buy_in: int) -> list[int]:
     from games.actors import Actor
     from games.tournaments.registration import open_tournament, register
@@ -147,6 +154,7 @@ async def run(args, stack: live.Stack) -> int:
     from asgiref.sync import sync_to_async
 
     people = await sync_to_async(live.make_people)(args.tournaments * args.size)
+    await sync_to_async(open_wallets)(people)  # each with its grant, before the count
     before = await sync_to_async(wallet_total)()
     began = time.monotonic()
     ids = await sync_to_async(open_tournaments)(people, args.tournaments, args.size, args.buy_in)
