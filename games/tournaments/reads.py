@@ -118,7 +118,9 @@ def bracket(tournament: Tournament) -> BracketView:
             status = "waiting"
         rounds = list(match.game.rounds.all()) if match.game is not None else []
         replay = rounds[-1].public_id if rounds and match.winner_id else ""
-        label = f"{round_name(tournament, match.round).capitalize()} {match.slot + 1}"
+        label = round_name(tournament, match.round).capitalize()
+        if match.round < tournament.rounds:  # the final is the only one of its round
+            label += f" {match.slot + 1}"
         by_round.setdefault(match.round, []).append(
             MatchView(match, label, sides, status, match.game_id, replay)
         )
@@ -127,8 +129,10 @@ def bracket(tournament: Tournament) -> BracketView:
         for number in sorted(by_round)
     ]
     view.entries = list(
-        tournament.entries.select_related("user").order_by("place", "seed", "joined")
+        tournament.entries.select_related("user", "tournament").order_by("place", "seed", "joined")
     )
+    for entry in view.entries:
+        entry.finish = finish_name(entry)  # type: ignore[attr-defined]
     return view
 
 
