@@ -48,6 +48,19 @@ def close_user_sockets(user_id: int) -> None:
         log.exception("could not close the sockets of user %s", user_id)
 
 
+def send_to_account(user_id: int, html: str) -> None:
+    """Push an out-of-band fragment (a notice) to every open page of the account (after commit)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            user_group(user_id), {"type": "account.notice", "html": html}
+        )
+    except Exception:  # a notice is a courtesy: the page shows the same state when next loaded
+        log.exception("could not tell user %s", user_id)
+
+
 def render_ban_notice(notice: str) -> str:
     """The sentence, pushed to the top of an open page's main column."""
     return render_to_string("accounts/_ban_notice.html", {"notice": notice, "oob": True})
@@ -64,6 +77,10 @@ class ClosedOnBan:
         if user is not None and user.is_authenticated:
             notice = await db_call(ban_notice_for)(user.pk)
         await self.close_for_ban(notice)
+
+    async def account_notice(self, event):
+        """A notice for the account (send_to_account): shown on whichever page this is."""
+        await self.send(text_data=event["html"])
 
     async def close_for_ban(self, notice: str) -> None:
         if notice:

@@ -7,6 +7,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import throttle
 from games.errors import GameError
+from games.tournaments.reads import finish_name, finishes_of
 from leaderboard.player import player_page
 from ludopat.next_url import next_in
 from ludopat.numbers import page_in
@@ -49,6 +50,7 @@ def profile(request, username: str):
     if player is None:
         return _player_not_found(request, username)
     context = player_page(player, page_in(request.GET))
+    context["tournaments"] = [(entry, finish_name(entry)) for entry in finishes_of(player.pk)]
     return render(request, "accounts/profile.html", context)
 
 

@@ -10,11 +10,19 @@ class GamesConfig(AppConfig):
         from .round_end_handlers import Stage, on_round_end
         from .staking import signals  # noqa: F401  (connects the receivers)
         from .staking.checks import staked_game_problems
+        from .staking.commitments import also_refuse
         from .staking.settlement import settle
+        from .tournaments.checks import tournament_problems
+        from .tournaments.handlers import decide_match
+        from .tournaments.registration import commitment_refusal
 
-        # A staked round's coins, before the leaderboard records them (leaderboard/apps.py).
+        # A staked round's coins, before the leaderboard records them (leaderboard/apps.py); then a
+        # tournament's match is decided (its winner seated next, or the prizes paid after the final).
         on_round_end(Stage.SETTLE, settle)
+        on_round_end(Stage.SETTLE, decide_match)
         also_check(staked_game_problems)
+        also_check(tournament_problems)
+        also_refuse(commitment_refusal)  # one commitment at a time: staking asks the tournaments
 
         from . import bench_floor
 

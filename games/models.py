@@ -84,6 +84,9 @@ class Game(models.Model):
     # game's escrow (0: not staked). `quick`: opened by quick match (paired there, not in the lobby).
     stake = models.PositiveIntegerField(default=0)
     quick = models.BooleanField(default=False)
+    # A tournament's match (games.tournaments): no stake of its own, no new round, and a round that
+    # ends for nobody is played again, so every match has a winner.
+    in_tournament = models.BooleanField(default=False)
     # A staked rematch offer: the finished game it was offered from, and the old opponent, the only
     # account that may join it (such a room is not listed in the lobby).
     rematch_of = models.ForeignKey(
@@ -328,3 +331,8 @@ class ChatMessage(models.Model):
 
 
 from .staking.models import StakeRequest  # noqa: E402, F401  (Django finds it here)
+from .tournaments.models import (  # noqa: E402, F401  (Django finds them here)
+    Tournament,
+    TournamentEntry,
+    TournamentMatch,
+)

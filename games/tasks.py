@@ -13,6 +13,8 @@ from ludopat import health
 from . import actions, broadcast
 from .actions import idle, timers
 from .staking import sweeper
+from .tournaments import starting as tournament_start
+from .tournaments import sweeper as tournament_sweeper
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +44,13 @@ def sweep_deadlines() -> int:
     holds (a join racing the ban), withdraw staked rooms whose host has left the page, and pair the
     quick-match entries whose rating ranges have widened to take each other in. The
     sweeps of the layers above the games' core are called here, so the core imports none of them.
-    The number of games where a deadline did something."""
+    Tournaments due are started. The number of games where a deadline did something."""
     done = timers.sweep()
     health.swept()  # the heartbeat /health/ready reads: a worker runs what beat queues
     _sweep(banned_games.give_up_banned_seats, "giving up banned accounts' seats")
     _sweep(sweeper.withdraw_unattended, "withdrawing unattended staked rooms")
     _sweep(sweeper.pair_waiting, "pairing waiting quick-match entries")  # after: nobody absent
+    _sweep(tournament_sweeper.start_due, "starting tournaments due")
     return done
 
 
@@ -62,3 +65,9 @@ def _sweep(sweep: Callable[[], object], what: str) -> None:
 def close_idle_games() -> int:
     """Beat, hourly: close games nobody has played for long (games.actions.idle)."""
     return idle.close_idle_games()
+
+
+@shared_task(ignore_result=True)
+def start_tournament(tournament_id: int) -> bool:
+    """A full sit-and-go's countdown is over: it starts (if still full; the sweeper backs this up)."""
+    return tournament_start.do_start(tournament_id)

@@ -6,6 +6,7 @@ from django.urls import path, re_path
 import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>)
 from accounts.consumers import OnlineConsumer
 from games.consumers import GameConsumer
+from games.tournament_consumer import TournamentConsumer
 
 NO_SUCH_SOCKET = 4404  # the same code as "no such game": pages never reconnect after it
 
@@ -21,5 +22,6 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 websocket_urlpatterns = [
     path("ws/online/", OnlineConsumer.as_asgi()),
     path("ws/games/<gameid:game_id>/", GameConsumer.as_asgi()),
+    path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

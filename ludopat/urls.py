@@ -18,5 +18,6 @@ urlpatterns = [
     path("u/<username:username>/", include("accounts.profile_urls")),
     path("", include("games.urls")),
     path("", include("games.staking_urls")),
+    path("", include("games.tournament_urls")),
     path("", include("games.pages_urls")),
 ]

@@ -88,11 +88,14 @@ def house_and_source() -> list[str]:
 
 
 def escrows() -> list[str]:
-    """A closed escrow is empty; an escrow that is empty after holding stakes was closed."""
+    """A closed escrow or pool is empty; an escrow that is empty after holding stakes was closed (a
+    pool may be emptied by players leaving one by one and stay open)."""
     found = []
-    bad = LedgerAccount.objects.filter(kind=Kind.ESCROW, closing__isnull=False).exclude(balance=0)
+    bad = LedgerAccount.objects.filter(
+        kind__in=[Kind.ESCROW, Kind.POOL], closing__isnull=False
+    ).exclude(balance=0)
     found += _listed(
-        "Closed escrows still holding coins",
+        "Closed escrows or pools still holding coins",
         [f"{a} holds {a.balance}" for a in bad[:LIMIT]],
         bad.count(),
     )

@@ -27,21 +27,24 @@ class LedgerIsAppendOnly(Exception):
 
 
 class LedgerAccount(models.Model):
-    """Where coins sit: a player's wallet, a staked game's escrow, the house (rake) or the source.
+    """Where coins sit: a player's wallet, a staked game's escrow, a pool (the escrow of something
+    above the games that points at it, such as a tournament: the ledger knows nothing of what it holds
+    coins for), the house (rake) or the source.
 
-    `balance` is a cached total kept only for wallets and escrows, updated under the row lock in the
-    transaction that writes their entries (the constraint makes the database refuse a negative one).
-    The house's and the source's balances are sums of their entries: caching them would make every
-    settlement and every grant queue on one hot row.
+        `balance` is a cached total kept only for wallets and escrows, updated under the row lock in the
+        transaction that writes their entries (the constraint makes the database refuse a negative one).
+        The house's and the source's balances are sums of their entries: caching them would make every
+        settlement and every grant queue on one hot row.
     """
 
     class Kind(models.TextChoices):
         WALLET = "wallet", "Wallet"
         ESCROW = "escrow", "Escrow"
+        POOL = "pool", "Pool"
         HOUSE = "house", "House"
         SOURCE = "source", "Source"
 
-    CACHED = (Kind.WALLET, Kind.ESCROW)
+    CACHED = (Kind.WALLET, Kind.ESCROW, Kind.POOL)
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
     user = models.ForeignKey(
@@ -68,6 +71,7 @@ class LedgerAccount(models.Model):
                 condition=(
                     models.Q(kind="wallet", user__isnull=False, game__isnull=True)
                     | models.Q(kind="escrow", user__isnull=True, game__isnull=False)
+                    | models.Q(kind="pool", user__isnull=True, game__isnull=True)
                     | models.Q(kind__in=["house", "source"], user__isnull=True, game__isnull=True)
                 ),
                 name="ledger_account_owner_matches_kind",
@@ -90,6 +94,8 @@ class LedgerAccount(models.Model):
             return f"wallet of user {self.user_id}"
         if self.kind == self.Kind.ESCROW:
             return f"escrow of game {self.game_id}"
+        if self.kind == self.Kind.POOL:
+            return f"pool #{self.pk}"
         return self.get_kind_display()
 
     @property
@@ -102,7 +108,7 @@ class LedgerAccount(models.Model):
 
 class LedgerTransaction(models.Model):
     """One movement of coins: its entries sum to zero. `closes` marks the one transaction that empties
-    a game's escrow (payout or refund); being one-to-one, the database refuses a second."""
+    a game's escrow or a pool (payout, prizes or refund); being one-to-one, the database refuses a second."""
 
     class Kind(models.TextChoices):
         GRANT = "grant", "Welcome grant"
@@ -112,6 +118,8 @@ class LedgerTransaction(models.Model):
         RAKE = "rake", "House cut"
         REFUND = "refund", "Refund"
         ADJUSTMENT = "adjustment", "Adjustment"
+        BUY_IN = "buy_in", "Buy-in"
+        PRIZE = "prize", "Prize"
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
     reason = models.CharField(max_length=200)

@@ -23,6 +23,9 @@ MODERATOR_PERMISSIONS = [
     "games.view_pause",
     "games.view_chatmessage",
     "games.hide_chatmessage",
+    "games.view_tournament",
+    "games.view_tournamententry",
+    "games.view_tournamentmatch",
     "accounts.view_report",
     "accounts.change_report",  # resolving a report
 ]
@@ -34,6 +37,8 @@ ADMIN_PERMISSIONS = [
     "accounts.view_ledgertransaction",
     "accounts.view_ledgerentry",
     "games.void_game",
+    "games.add_tournament",  # scheduling one
+    "games.cancel_tournament",
 ]
 
 

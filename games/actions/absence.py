@@ -67,6 +67,16 @@ def do_replace_absent(game_id: str, actor: Actor, seat_index: int) -> Seat:
         return seat
 
 
+def hand_to_computer(game: Game, seat: Seat) -> None:
+    """A tournament match's player not here past the grace: the computer holds their seat and plays
+    at the computer's pace (a bracket waits for every match), until their page connects
+    (`seat_connected` gives it back). The caller holds the game's lock and saves the game."""
+    seat.bot_controlled = True
+    seat.save(update_fields=["bot_controlled"])
+    text = f"The computer plays for {who(seat)} until they come back."
+    record_action(game, Action.Kind.TAKEOVER, seat, {"bot": True}, text)
+
+
 def seat_connected(game_id: str, seat_id: int) -> bool:
     """A seated player connected: their seat comes back from the computer (unless they resigned), and
     in a timed room an action of theirs that the grace period brought forward gets its own time back."""

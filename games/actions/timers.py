@@ -88,6 +88,8 @@ def do_deadline(game_id: str, *, version: int | None = None) -> bool:
                 clock.schedule_deadline_on_commit(game)
                 return False
             auto = Action.Auto.ABSENT
+            if game.in_tournament:  # a bracket waits for nobody: the computer holds the seat
+                absence.hand_to_computer(game, seat)
         play_for(game, seats, seat, state, BOT_LEVEL, auto=auto, deadline=deadline)
         return True
 

@@ -290,9 +290,10 @@ def play_computer_turn(game_id: str, version: int, level: str | None) -> bool:
 
 
 def stand_in_level(game: Game, seat: Seat, level: str) -> str:
-    """The computer playing for an absent or timed-out person in a staked game plays at the easy
-    level: stepping away must never play better than the player would."""
-    if game.stake and seat.kind == Seat.Kind.HUMAN:
+    """The computer playing for an absent or timed-out person in a staked game (or a tournament's
+    match, played for its prizes) plays at the easy level: stepping away must never play better than
+    the player would."""
+    if (game.stake or game.in_tournament) and seat.kind == Seat.Kind.HUMAN:
         return "random"
     return level
 

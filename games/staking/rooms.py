@@ -26,6 +26,7 @@ from ..actors import Actor, refuse_banned, sits_in
 from ..errors import Conflict, GameError, NotAllowed
 from ..models import Action, Game, Seat
 from ..narration import user_ref
+from .commitments import refuse_other_commitments
 from .keys import answer, first_answer
 from .rules import (
     DEFAULT_TIMER,
@@ -66,6 +67,7 @@ def create_staked_room(
         check_stake_for(account_of(actor), stake)
         if open_entry_of(account_of(actor)):
             raise Conflict("You already have an open staked room or quick match: cancel it first.")
+        refuse_other_commitments(account_of(actor))
         game = create_game(
             actor,
             Game.Mode.FRIENDS,
@@ -131,6 +133,7 @@ def _hold_stake(game: Game, user_id: int) -> None:
 
 def seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
     """Seat the joining player in the open seat with their stake escrowed, and start the game."""
+    refuse_other_commitments(account_of(actor))
     _hold_stake(game, account_of(actor))
     seat = next(s for s in seats if s.kind == Seat.Kind.OPEN)
     seat.kind, seat.user_id, seat.player_key, seat.name = (

@@ -20,6 +20,7 @@ from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
 REGISTERED = [
     "SETTLE games.staking.settlement.settle",
+    "SETTLE games.tournaments.handlers.decide_match",
     "RECORD leaderboard.results.record_ended_round",
 ]
 SHOW = (

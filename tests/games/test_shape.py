@@ -146,6 +146,8 @@ def _writes(path: Path) -> list[str]:
         if not isinstance(node, ast.Assign):
             continue
         for target in node.targets:
+            if isinstance(target, ast.Attribute) and ast.unparse(target.value) == "tournament":
+                continue  # a tournament's own status (games/tournaments/), not a game's round
             if isinstance(target, ast.Attribute) and target.attr == "result_places":
                 value = node.value
                 if not (isinstance(value, ast.List) and not value.elts):  # a new round clears it
@@ -222,6 +224,7 @@ def test_every_way_a_round_ends_is_the_one_call():
         "accounts/moderation/voids.py",  # a moderator's void
         "games/actions/rounds.py",  # a new round over the round in play
         "games/actions/turns.py",  # the winning move
+        "games/tournaments/starting.py",  # a cancelled tournament's matches in play
     }, enders
     assert not by_hand, f"recorded or saved by hand after end_round: {by_hand}"
 
@@ -249,5 +252,10 @@ def test_only_the_broadcaster_pushes_to_a_game_group():
         for p in APP_CODE
         if "group_send" in p.read_text() and p.name != "broadcast.py"
     ]
-    # The home page's online count and a banned account's sockets are not game groups.
-    assert sorted(pushers) == ["accounts/consumers.py", "accounts/sockets.py"], pushers
+    # The home page's online count, a banned account's sockets (and an account's notices) and a
+    # tournament's bracket pages are not game groups.
+    assert sorted(pushers) == [
+        "accounts/consumers.py",
+        "accounts/sockets.py",
+        "games/tournaments/live.py",
+    ], pushers

@@ -1,0 +1,9 @@
+"""Settings of bench/tournaments.py's processes: the site's own, with the computer's pace for absent
+seats (LUDOPAT_AWAY_DELAY, the bench's --pace) and a short countdown before each start."""
+
+import os
+
+from ludopat.settings import *  # noqa: F403
+
+LUDOPAT_AWAY_DELAY = float(os.environ.get("LUDOPAT_AWAY_DELAY", "2.0"))
+LUDOPAT_TOURNAMENT_START_DELAY = float(os.environ.get("LUDOPAT_TOURNAMENT_START_DELAY", "1"))

@@ -1,0 +1,14 @@
+"""The tournaments' URLs (/tournaments/...)."""
+
+from django.urls import path
+
+from . import tournament_views as views
+
+urlpatterns = [
+    path("tournaments/", views.lobby, name="tournaments"),
+    path("tournaments/new", views.open_one, name="tournament_open"),
+    path("tournaments/<int:tournament_id>/", views.bracket, name="tournament"),
+    path("tournaments/<int:tournament_id>/join", views.join, name="tournament_join"),
+    path("tournaments/<int:tournament_id>/leave", views.leave, name="tournament_leave"),
+    path("tournaments/<int:tournament_id>/forfeit", views.forfeit, name="tournament_forfeit"),
+]

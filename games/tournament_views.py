@@ -1,0 +1,120 @@
+"""The tournaments' pages: the lobby (/tournaments/: registering with each one's prize split, in play,
+finished), the bracket (/tournaments/<id>/, live over its socket: games/consumers.py's
+TournamentConsumer), and the POSTs to open one, register, leave and forfeit.
+
+Thin views: each POST calls one service of games.tournaments and redirects; a refusal comes back to the
+page it was sent from with its sentence.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.ledger import history
+from ludopat.refusals import Refusal
+
+from .actors import actor_for
+from .htmx import HtmxHttpRequest
+from .tournaments import reads, registration
+from .tournaments.models import Tournament
+from .tournaments.rules import SIZES, buy_ins
+
+
+class OpenTournamentForm(forms.Form):
+    size = forms.TypedChoiceField(choices=[(s, f"{s} players") for s in SIZES], coerce=int)
+    buy_in = forms.TypedChoiceField(choices=[], coerce=int, label="Buy-in")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["buy_in"].choices = [(b, f"{b:,} coins") for b in buy_ins()]  # type: ignore[attr-defined]
+
+
+def lobby(request: HtmxHttpRequest, form: OpenTournamentForm | None = None) -> HttpResponse:
+    user_id = request.user.pk if request.user.is_authenticated else None
+    context = reads.lobby(user_id)
+    context["form"] = form or OpenTournamentForm()
+    if user_id is not None:
+        context["summary"] = history.summary(user_id)
+    return render(request, "games/tournaments/lobby.html", context)
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    found = Tournament.objects.filter(pk=tournament_id).select_related("pool").first()
+    if found is None:
+        raise Http404("There is no such tournament.")
+    return found
+
+
+def bracket_context(tournament: Tournament, user_id: int | None) -> dict[str, object]:
+    view = reads.bracket(tournament)
+    mine = next((e for e in view.entries if e.user_id == user_id), None)
+    return {"view": view, "t": view.tournament, "mine": mine}
+
+
+def bracket(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament(tournament_id)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    context = bracket_context(tournament, user_id)
+    context["ws_url"] = f"/ws/tournaments/{tournament.pk}/"
+    return render(request, "games/tournaments/bracket.html", context)
+
+
+def _refused(request: HtmxHttpRequest, error: Refusal, back: str) -> HttpResponse:
+    messages.error(request, str(error))
+    return redirect(back)
+
+
+@login_required
+@require_POST
+def open_one(request: HtmxHttpRequest) -> HttpResponse:
+    """Open a tournament at a size and buy-in, and register in it."""
+    form = OpenTournamentForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a size and a buy-in.")
+        return redirect("tournaments")
+    actor = actor_for(request.user, request.session)
+    try:
+        tournament = registration.open_tournament(
+            form.cleaned_data["size"], form.cleaned_data["buy_in"]
+        )
+        registration.register(actor, tournament.pk)
+    except Refusal as error:
+        return _refused(request, error, "tournaments")
+    return redirect("tournament", tournament.pk)
+
+
+@login_required
+@require_POST
+def join(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        registration.register(actor_for(request.user, request.session), tournament_id)
+    except Refusal as error:
+        return _refused(request, error, "tournaments")
+    return redirect("tournament", tournament_id)
+
+
+@login_required
+@require_POST
+def leave(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        registration.leave(actor_for(request.user, request.session), tournament_id)
+    except Refusal as error:
+        return _refused(request, error, f"/tournaments/{tournament_id}/")
+    messages.success(request, "You left the tournament: your buy-in is back in your wallet.")
+    return redirect("tournaments")
+
+
+@login_required
+@require_POST
+def forfeit(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    try:
+        registration.forfeit(actor_for(request.user, request.session), tournament_id)
+    except Refusal as error:
+        return _refused(request, error, f"/tournaments/{tournament_id}/")
+    messages.success(request, "You forfeited your matches; your buy-in stays in the pot.")
+    return redirect("tournament", tournament_id)

@@ -1,0 +1,14 @@
+"""The round-end handler of tournament rooms (games/apps.py registers it at the SETTLE stage, after the
+staking's settlement): `finish_round` calls it in the transaction of the action that ended the round,
+holding the room's lock, so a match can't be over without its winner seated in the next round (or the
+prizes paid after the final)."""
+
+from __future__ import annotations
+
+from ..round_end_handlers import EndedRound
+from .bracket import match_ended
+
+
+def decide_match(ended: EndedRound) -> None:
+    if ended.game.in_tournament:
+        match_ended(ended.game, ended.seats, ended.places, ended.how)

@@ -1,0 +1,53 @@
+"""Telling pages about a tournament, always after commit: the bracket's group (every open bracket
+page re-renders it once per version and process, games/consumers.py's TournamentConsumer) and a
+player's every open page (the account's group, accounts.sockets), for a notice such as "starting in
+10 s" or "you won: your next match is ready".
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.template.loader import render_to_string
+
+from accounts.sockets import send_to_account
+
+log = logging.getLogger(__name__)
+
+
+def bracket_group(tournament_id: int) -> str:
+    return f"tournament-{tournament_id}"
+
+
+def bracket_changed_on_commit(tournament_id: int, version: int) -> None:
+    """Every open bracket page of the tournament shows `version` once this transaction commits."""
+    transaction.on_commit(lambda: _send_bracket(tournament_id, version))
+
+
+def _send_bracket(tournament_id: int, version: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        event = {"type": "bracket.update", "tournament": tournament_id, "version": version}
+        async_to_sync(layer.group_send)(bracket_group(tournament_id), event)
+    except Exception:  # the change is committed; a page that missed it resyncs on reconnect
+        log.exception("could not push tournament %s", tournament_id)
+
+
+def tell_on_commit(user_ids: list[int], text: str, link: str = "", label: str = "") -> None:
+    """Once this transaction commits, a notice at the top of every open page of these players."""
+    if not user_ids:
+        return
+    html = render_to_string(
+        "games/tournaments/_notice.html", {"text": text, "link": link, "label": label}
+    )
+
+    def send() -> None:
+        for user_id in user_ids:
+            send_to_account(user_id, html)
+
+    transaction.on_commit(send)

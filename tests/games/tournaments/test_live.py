@@ -1,0 +1,69 @@
+"""The bracket page's socket (games/tournament_consumer.py) through the real ASGI application and
+Redis channel layer: the bracket on connect, a decided match pushed to every watcher, and a player's
+notice reaching their open page."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+
+from accounts.models import User
+from ludopat.asgi import application
+from tests.games.test_consumers import HOST, session_for
+from tests.games.tournaments.helpers import full_tournament, live_matches, lose, players
+from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture(autouse=True)
+def fresh_layer(settings, redis_client):
+    settings.LUDOPAT_BOT_DELAY = 60  # no computer acts during these tests
+    channel_layers.backends.clear()  # each test has its own event loop
+
+
+async def watch(tournament_id: int, session_key: str | None = None) -> WebsocketCommunicator:
+    headers = list(HOST)
+    if session_key:
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
+    ws = WebsocketCommunicator(application, f"/ws/tournaments/{tournament_id}/", headers=headers)
+    connected, _ = await ws.connect()
+    assert connected
+    return ws
+
+
+async def until(ws: WebsocketCommunicator, text: str) -> str:
+    for _ in range(20):
+        message = await ws.receive_from(timeout=5)
+        if text in message:
+            return message
+    raise AssertionError(f"never received {text!r}")
+
+
+async def test_a_decided_match_reaches_every_watcher_and_the_winner_is_told():
+    people = await database_sync_to_async(players)(4)
+    tournament = await database_sync_to_async(full_tournament)(people)
+    match = (await database_sync_to_async(live_matches)(tournament))[0]
+    winner = await database_sync_to_async(User.objects.get)(pk=match.second.user_id)
+    stranger = await watch(tournament.pk)
+    player = await watch(tournament.pk, await database_sync_to_async(session_for)(winner))
+    first = await stranger.receive_from(timeout=5)
+    assert 'id="bracket-live"' in first and 'data-status="playing"' in first
+    await until(player, 'id="bracket-live"')
+
+    await database_sync_to_async(lose)(match, people)
+    pushed = await until(stranger, 'data-status="won"')
+    assert winner.username in pushed
+    notice = await until(player, "tournament-notice")
+    assert "You won your semi-final" in notice
+    for ws in (stranger, player):
+        await ws.disconnect()
+
+
+async def test_no_such_tournament_is_refused():
+    ws = WebsocketCommunicator(application, "/ws/tournaments/987654/", headers=list(HOST))
+    connected, code = await ws.connect()
+    assert not connected and code == 4404  # the page must not retry

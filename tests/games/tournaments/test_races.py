@@ -1,0 +1,92 @@
+"""Tournaments under real concurrency, on PostgreSQL: threads (each its own database connection)
+released together. SQLite serialises every writer with one lock, so these races can't happen there
+(skipped, saying so).
+
+Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/<yours> .venv/bin/pytest tests/games/tournaments/test_races.py
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from games.errors import Conflict
+from games.tournaments.models import Tournament
+from games.tournaments.registration import leave, open_tournament, register
+from games.tournaments.starting import cancel, do_start
+from ludopat.refusals import Refusal
+from tests.games.tournaments.helpers import balances, fresh, full_tournament, players
+from tests.integration.test_stake_concurrency import at_once
+from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
+
+ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.races,
+    pytest.mark.skipif(
+        not ON_POSTGRES,
+        reason="needs PostgreSQL (DATABASE_URL): SQLite serialises all writers, so these races "
+        "can't happen there",
+    ),
+]
+
+
+def test_forty_accounts_race_for_eight_seats():
+    people = players(40)
+    before = balances(people)
+    tournament = open_tournament(8, 100)
+    results = at_once([lambda actor=actor: register(actor, tournament.pk) for actor in people])
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(refused) == 32
+    assert all(isinstance(r, Conflict) and "full" in str(r) for r in refused), refused[:3]
+    tournament = fresh(tournament)
+    assert tournament.entries.count() == 8
+    assert tournament.pool.balance == 800
+    after = balances(people)
+    paid = [u for u in after if after[u] != before[u]]
+    assert len(paid) == 8 and all(before[u] - after[u] == 100 for u in paid)
+    assert tournament.starts_at is not None  # the eighth seat started the countdown, once
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_leave_against_start_one_of_them_wins(attempt):
+    people = players(4, prefix=f"r{attempt}-")
+    before = balances(people)
+    tournament = full_tournament(people, start=False)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(1))
+    left, started = at_once(
+        [lambda: leave(people[0], tournament.pk), lambda: do_start(tournament.pk)]
+    )
+    tournament = fresh(tournament)
+    after = balances(people)
+    if isinstance(left, Refusal):  # the start came first: the leaver is in the bracket
+        assert "started before you left" in str(left)
+        assert started is True and tournament.status == Tournament.Status.PLAYING
+        assert tournament.matches.filter(round=1).exclude(game=None).count() == 2
+        assert after[people[0].user_id] == before[people[0].user_id] - 100
+        assert tournament.pool.balance == 400
+    else:  # the leave came first: refunded, not full, nothing started
+        assert started is False and tournament.status == Tournament.Status.OPEN
+        assert after[people[0].user_id] == before[people[0].user_id]
+        assert tournament.pool.balance == 300 and not tournament.matches.exists()
+
+
+def test_cancel_against_registration_refunds_exactly():
+    people = players(4)
+    before = balances(people)
+    tournament = open_tournament(8, 100)
+    calls = [lambda actor=actor: register(actor, tournament.pk) for actor in people]
+    at_once([*calls, lambda: cancel(tournament.pk, "race")])
+    assert balances(people) == before
+    assert fresh(tournament).pool.balance == 0
+
+
+def test_a_start_repeated_by_the_task_and_the_sweeper_starts_once():
+    tournament = full_tournament(players(4), start=False)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(1))
+    results = at_once([lambda: do_start(tournament.pk) for _ in range(4)])
+    assert results.count(True) == 1
+    assert fresh(tournament).matches.exclude(game=None).count() == 2
