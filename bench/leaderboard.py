@@ -132,6 +132,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=30, help="untimed requests per kind first")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--reuse", action="store_true", help="time the pages over the last fills")
+    parser.add_argument("--kinds", default="", help="time only the kinds whose name holds this")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -158,6 +159,8 @@ def main() -> int:
     worst, worst_ratio = 0.0, 0.0
     block = max(1, args.requests // BLOCKS)
     for index, kind in enumerate(PAGE_KINDS):
+        if args.kinds not in kind.name:
+            continue
         times: dict[int, list[float]] = {size: [] for size in sizes}
         cpus: dict[int, list[float]] = {size: [] for size in sizes}
         for server in servers.values():
