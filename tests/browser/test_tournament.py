@@ -14,7 +14,7 @@ from tests.browser.play import log_in
 from tests.factories import make_user
 from tests.ledger_checks import assert_ledger_ok
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.longest]
 
 NAMES = ("ann", "ben", "cat", "dan")
 # ms: two rounds of whole games the computer plays at its pace (about a minute each on a quiet

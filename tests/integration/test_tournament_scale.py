@@ -41,7 +41,7 @@ from tests.integration.conftest import (
 from tests.ledger_checks import assert_ledger_ok, ledger_stays_balanced  # noqa: F401
 from tests.stack import quiesce_games, service_env
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.longest]
 
 PACE = {
     "LUDOPAT_AWAY_DELAY": "0.05",
