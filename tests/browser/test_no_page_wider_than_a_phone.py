@@ -45,6 +45,7 @@ def seed() -> dict[str, list[str]]:
     from games import actions
     from games.actions import chat, pauses
     from games.models import Round
+    from games.tournaments.registration import open_tournament
     from tests import factories as f
 
     ensure_roles()
@@ -72,6 +73,7 @@ def seed() -> dict[str, list[str]]:
         order = [player, opponent] if days % 2 else [opponent, player]
         f.write(order, now - timedelta(days=days), ruleset=("classic", "duel")[days % 2])
 
+    tournament = open_tournament(4, 100)  # the lobby lists it; its bracket page has seats to take
     rounds = Round.objects.exclude(public_id="").order_by("pk")
     return {
         "game_id": [finished.pk, in_play.pk, staked.pk, waiting.pk, paused.pk],
@@ -82,6 +84,7 @@ def seed() -> dict[str, list[str]]:
         "uidb64": ["MQ"],
         "token": ["set-password"],
         "report_id": [str(report.pk)],  # the moderator's desk
+        "tournament_id": [str(tournament.pk)],
     }
 
 
