@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # Byte-code caches on whatever the shell says: with PYTHONDONTWRITEBYTECODE set, every pytest worker
 # (assertion rewriting) and every daphne and Celery process the tests start compiled every module
-# again, about 8 s of CPU per process on a 2-core machine (docs/performance.md).
+# again, about 8 s of CPU per process on a 2-core machine (tests/README.md).
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test install lint format clean bench
