@@ -68,24 +68,19 @@ def _prizes_match_buy_ins() -> list[str]:
         )
 
     closing = LedgerTransaction.objects.filter(closes=OuterRef(OuterRef("pool")))
-    paid_to_players = Subquery(
-        LedgerEntry.objects.filter(
-            transaction__in=closing.values("pk"), account__kind=LedgerAccount.Kind.WALLET
+
+    def closing_paid_to(kind: str) -> Subquery:
+        """What the pool's closing transaction paid to accounts of this kind (wallets, the house)."""
+        return Subquery(
+            LedgerEntry.objects.filter(transaction__in=closing.values("pk"), account__kind=kind)
+            .order_by()
+            .values("transaction")
+            .annotate(total=Sum("amount"))
+            .values("total")
         )
-        .order_by()
-        .values("transaction")
-        .annotate(total=Sum("amount"))
-        .values("total")
-    )
-    cut = Subquery(
-        LedgerEntry.objects.filter(
-            transaction__in=closing.values("pk"), account__kind=LedgerAccount.Kind.HOUSE
-        )
-        .order_by()
-        .values("transaction")
-        .annotate(total=Sum("amount"))
-        .values("total")
-    )
+
+    paid_to_players = closing_paid_to(LedgerAccount.Kind.WALLET)
+    cut = closing_paid_to(LedgerAccount.Kind.HOUSE)
     shown = Subquery(
         TournamentEntry.objects.filter(tournament=OuterRef("pk"))
         .order_by()
