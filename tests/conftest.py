@@ -7,11 +7,16 @@ import pytest
 import redis
 from django.conf import settings
 
-from tests import fast_flush
+from tests import fast_flush, fast_hashing
 
 # Transactional tests end by emptying the tables with DELETE instead of Django's flush (seconds each
 # on PostgreSQL): tests/fast_flush.py.
 fast_flush.install()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Passwords hashed at test speed (tests/fast_hashing.py); the stacks tests start do the same."""
+    settings.PASSWORD_HASHERS = fast_hashing.PASSWORD_HASHERS
 
 
 @pytest.fixture(autouse=True)
