@@ -325,4 +325,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
         "options": {"expires": 3600.0},
     },
+    # A ratings replay whose task was lost is done anyway (leaderboard.tasks.finish_lost_replays).
+    "finish-lost-rating-replays": {
+        "task": "leaderboard.tasks.finish_lost_replays",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
 }

@@ -10,16 +10,19 @@ check that the stored ratings are what the results give).
 
 While a rule set waits for its replay, a `RatingReplay` row says from where, and pages say
 "recalculating"; `request_replay` writes it in the transaction that took the round out, and queues the
-task (leaderboard.tasks) after commit.
+task (leaderboard.tasks) after commit. A request whose task never ran (lost with a worker, or not
+queued while the broker was down) is `left_waiting` after a minute, and beat's
+`leaderboard.tasks.finish_lost_replays` does it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Count, Max, Min
+from django.utils import timezone
 
 from games.task_queue import send_task
 
@@ -30,6 +33,7 @@ from .writes import update_rows
 
 REPLAY_TASK = "leaderboard.tasks.replay_ratings"
 WRITE_BATCH = 2000
+LOST_AFTER = timedelta(minutes=1)  # a queued replay starts within seconds; after this it was lost
 
 
 @dataclass
@@ -61,6 +65,13 @@ def request_replay(ruleset: str, from_result: int) -> None:
 def recalculating() -> set[str]:
     """The rule sets whose ratings wait for a replay (pages say "recalculating")."""
     return set(RatingReplay.objects.values_list("ruleset", flat=True))
+
+
+def left_waiting() -> list[str]:
+    """The rule sets whose replay was asked for over `LOST_AFTER` ago and has not been done."""
+    asked_before = timezone.now() - LOST_AFTER
+    waiting = RatingReplay.objects.filter(requested_at__lt=asked_before).order_by("ruleset")
+    return list(waiting.values_list("ruleset", flat=True))
 
 
 def replay_requested(ruleset: str) -> Replayed | None:

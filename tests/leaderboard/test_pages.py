@@ -77,6 +77,28 @@ def test_search_finds_a_player_with_their_real_rank(client):
     assert "<td>4</td>" in page  # player05, 04 and 03 are ahead
 
 
+def test_search_ranks_every_player_found_as_the_board_does_with_ties_and_a_ban(client):
+    """The ranks a search shows are the board's own: ties on
+    points go to wins, then to who got there first, and a banned player ahead counts for nobody."""
+    boss, plx, ply, plz, other = accounts("boss", "plx", "ply", "plz", "other")
+    now = timezone.now()
+    for n in range(4):
+        write([boss, None], now - timedelta(minutes=60 - n))  # 40 points; banned below
+    for n in range(3):
+        write([plx, None], now - timedelta(minutes=50 - n))  # 30 points, 3 wins, first
+        write([plz, None], now - timedelta(minutes=40 - n))  # 30 points, 3 wins, later
+    for n in range(5):
+        write([other, ply, None], now - timedelta(minutes=30 - n))  # ply: 30 points, 0 wins
+    boss.is_active = False
+    boss.save(update_fields=["is_active"])
+
+    board = client.get("/leaderboard/?board=all&period=all").content.decode()
+    assert names_in_order(board) == ["other", "plx", "plz", "ply"]
+    found = client.get("/leaderboard/?board=all&period=all&q=pl").content.decode()
+    ranks = re.findall(r'<td>(\d+)</td>\s*<td><a href="/u/([^/]+)/">', found)
+    assert [(name, int(rank)) for rank, name in ranks] == [("plx", 2), ("plz", 3), ("ply", 4)]
+
+
 @pytest.mark.slow  # thirty accounts, over a hundred rounds: make test, not test-fast
 def test_pages_of_twenty_five_and_jump_to_my_rank(client):
     users = accounts(*[f"p{i:02d}" for i in range(30)])

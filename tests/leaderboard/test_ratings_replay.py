@@ -10,12 +10,13 @@ import pytest
 from celery.exceptions import Retry
 from django.core.cache import cache
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from leaderboard.models import Rating, RatingReplay, Result
 from leaderboard.ratings.replay import recalculating, replay_requested
 from leaderboard.results import FinishedRound, SeatFacts, record_played, remove_round
-from leaderboard.tasks import replay_ratings
+from leaderboard.tasks import finish_lost_replays, replay_ratings
 
 from .helpers import bare_round
 from .people import accounts
@@ -162,3 +163,28 @@ def test_one_replay_per_rule_set_at_a_time():
     replay_ratings("duel")
     assert not RatingReplay.objects.exists()
     assert Rating.objects.get(user=ann).games == 0
+
+
+def test_beat_does_a_replay_whose_task_was_lost_and_leaves_a_fresh_or_running_one_alone():
+    ann, ben, cat = accounts("ann", "ben", "cat")
+    play([ann, ben], START)
+    remove_round(play([cat, ann], START + timedelta(hours=1)))  # duel: its task never runs
+    remove_round(play([ann, cat], START + timedelta(hours=2), ruleset="classic"))
+    assert finish_lost_replays() == []  # asked for seconds ago: its task may be on its way
+    assert recalculating() == {"duel", "classic"}
+
+    RatingReplay.objects.update(requested_at=timezone.now() - timedelta(minutes=2))
+    cache.add("leaderboard:replay-ratings:classic", "1", 60)  # a worker is replaying classic
+    try:
+        assert finish_lost_replays() == ["duel"]
+    finally:
+        cache.delete("leaderboard:replay-ratings:classic")
+    assert recalculating() == {"classic"}  # the pages stop saying "recalculating" for duel
+    ratings, _ = stored("duel")
+    assert {user: games for user, (*_, games, _) in ratings.items()} == {
+        ann.pk: 1,
+        ben.pk: 1,
+        cat.pk: 0,
+    }
+    assert finish_lost_replays() == ["classic"]
+    assert recalculating() == set()
