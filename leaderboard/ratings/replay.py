@@ -12,7 +12,8 @@ While a rule set waits for its replay, a `RatingReplay` row says from where, and
 "recalculating"; `request_replay` writes it in the transaction that took the round out, and queues the
 task (leaderboard.tasks) after commit. A request whose task never ran (lost with a worker, or not
 queued while the broker was down) is `left_waiting` after a minute, and beat's
-`leaderboard.tasks.finish_lost_replays` does it.
+`leaderboard.tasks.finish_lost_replays` does it (`finish_lost`). One replay per rule set runs at a time
+(`replay_alone`: a Redis lock; a second one is refused with `ReplayBusy`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max, Min
 from django.utils import timezone
@@ -34,6 +36,11 @@ from .writes import update_rows
 REPLAY_TASK = "leaderboard.tasks.replay_ratings"
 WRITE_BATCH = 2000
 LOST_AFTER = timedelta(minutes=1)  # a queued replay starts within seconds; after this it was lost
+LOCK_SECONDS = 600  # longer than any replay (bench/ratings.py: 100,000 rounds) takes
+
+
+class ReplayBusy(Exception):
+    """Another worker is replaying this rule set."""
 
 
 @dataclass
@@ -72,6 +79,32 @@ def left_waiting() -> list[str]:
     asked_before = timezone.now() - LOST_AFTER
     waiting = RatingReplay.objects.filter(requested_at__lt=asked_before).order_by("ruleset")
     return list(waiting.values_list("ruleset", flat=True))
+
+
+def lock_key(ruleset: str) -> str:
+    return f"leaderboard:replay-ratings:{ruleset}"
+
+
+def replay_alone(ruleset: str) -> Replayed | None:
+    """`replay_requested`, unless another worker is replaying the rule set (`ReplayBusy`)."""
+    if not cache.add(lock_key(ruleset), "1", LOCK_SECONDS):
+        raise ReplayBusy(ruleset)
+    try:
+        return replay_requested(ruleset)
+    finally:
+        cache.delete(lock_key(ruleset))
+
+
+def finish_lost() -> list[str]:
+    """Do every replay `left_waiting` that no worker is doing; the rule sets replayed."""
+    done = []
+    for ruleset in left_waiting():
+        try:
+            if replay_alone(ruleset) is not None:
+                done.append(ruleset)
+        except ReplayBusy:
+            continue  # its worker finishes it (or its lock lapses and a later pass does)
+    return done
 
 
 def replay_requested(ruleset: str) -> Replayed | None:
