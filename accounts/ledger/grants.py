@@ -16,12 +16,21 @@ from .posting import post
 
 
 def coins_in_escrow(user_id: int) -> int:
-    """The player's stakes held in games not yet settled (rooms waiting, games in play)."""
+    """The player's coins held for play not yet settled: stakes in staked rooms waiting or in play,
+    and buy-ins of tournaments not yet paid out or cancelled, less a buy-in given back on leaving.
+
+    Each of those transactions has exactly one escrow or pool leg, so the join counts each once; an
+    escrow or pool that is closed (paid out, refunded in full) holds nothing of anyone's.
+    """
     wallet = wallet_of(user_id)
+    Kind = LedgerTransaction.Kind
     held = LedgerEntry.objects.filter(
         account=wallet,
-        transaction__kind=LedgerTransaction.Kind.STAKE,
-        transaction__entries__account__kind=LedgerAccount.Kind.ESCROW,
+        transaction__kind__in=[Kind.STAKE, Kind.BUY_IN, Kind.REFUND],
+        transaction__entries__account__kind__in=[
+            LedgerAccount.Kind.ESCROW,
+            LedgerAccount.Kind.POOL,
+        ],
         transaction__entries__account__closing__isnull=True,
     ).aggregate(total=Sum("amount"))["total"]
     return -(held or 0)

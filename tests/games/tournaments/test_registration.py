@@ -3,9 +3,13 @@ at a time, and a cancel at every stage giving every buy-in back exactly."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.urls import reverse
 
 from accounts.ledger.errors import NotEnoughCoins
+from accounts.ledger.grants import coins_in_escrow
 from accounts.ledger.models import LedgerTransaction
 from accounts.models import User
 from games.errors import Conflict, GameError, NotAllowed
@@ -23,6 +27,7 @@ from tests.games.tournaments.helpers import (
     full_tournament,
     live_matches,
     lose,
+    play_out,
     players,
     start_now,
 )
@@ -42,6 +47,30 @@ def test_the_buy_in_moves_with_the_seat_and_comes_back_on_leaving():
     leave(ann, tournament.pk)
     assert balances([ann]) == before
     assert not tournament.entries.exists()
+
+
+def test_a_buy_in_shows_as_held_until_the_tournament_pays_or_is_cancelled(client):
+    """The wallet's "held" line (and the daily top-up, which counts held coins as the player's)
+    includes buy-ins, as it does the stakes of staked rooms."""
+    people = players(4)
+    ann = people[0]
+    other = open_tournament(8, 50)
+    register(ann, other.pk)
+    assert coins_in_escrow(ann.user_id) == 50
+    leave(ann, other.pk)  # the buy-in comes back; the tournament stays open
+    assert coins_in_escrow(ann.user_id) == 0
+    tournament = full_tournament(people, buy_in=100)
+    client.force_login(User.objects.get(pk=ann.user_id))
+    page = client.get(reverse("wallet")).content.decode()
+    assert re.search(r'data-testid="wallet-escrow"><strong>100</strong>', page)
+    assert all(coins_in_escrow(actor.user_id) == 100 for actor in people)
+    play_out(tournament, people)
+    assert all(coins_in_escrow(actor.user_id) == 0 for actor in people)
+    page = client.get(reverse("wallet")).content.decode()
+    assert re.search(r'data-testid="wallet-escrow"><strong>0</strong>', page)
+    cancelled = full_tournament(players(4, prefix="q"), buy_in=100, start=False)
+    cancel(cancelled.pk, "no players")
+    assert coins_in_escrow(User.objects.get(username="q0").pk) == 0
 
 
 def test_filling_up_starts_the_countdown_and_a_leave_stops_it(django_capture_on_commit_callbacks):
