@@ -31,6 +31,7 @@ from .live.viewpoint import viewpoint_for
 from .models import Game, Seat
 from .records import record_for
 from .staking.quick import paired_into
+from .tournaments.reads import match_link
 
 # Keyed by the mode as the URL gives it (a Game.Mode value is that string).
 MODE_FORMS: dict[str, type[SetupForm]] = {
@@ -138,6 +139,7 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         "signup_next": f"{reverse('signup')}?next={game.get_absolute_url()}",
         "ws_url": f"/ws/games/{game.pk}/",
         "server_now_ms": int(time.time() * 1000),
+        "tournament": match_link(game),
         **chat_context(game, seats, actor),
     }
     return render(request, "games/game.html", context)

@@ -53,14 +53,19 @@ RULESET_CHOICES = [(ALL_RULESETS, "All rule sets"), *RULESETS]
 BOARD_CHOICES = [(Board.PEOPLE.value, "Against people"), (Board.ALL.value, "All games")]
 
 
-def standings(window: Window, ruleset: str = ALL_RULESETS, board: str = Board.PEOPLE) -> QuerySet:
+def standings(
+    window: Window,
+    ruleset: str = ALL_RULESETS,
+    board: str = Board.PEOPLE,
+    banned: list[int] | None = None,
+) -> QuerySet:
     """Everyone's sums in the window, best first: a range of the `standing_order` index read in its
     own order (no join, no sort: a page costs its offset plus 25 rows, whatever the table's size).
-    The page's accounts come in one more query."""
+    The page's accounts come in one more query. `banned`: banned_ids(), if the caller has it."""
     rows = Standing.objects.filter(
         ruleset=ruleset, board=board, period=window.period, start=window.start
     )
-    banned = banned_ids()
+    banned = banned_ids() if banned is None else banned
     if banned:  # a banned player leaves the standings
         rows = rows.exclude(user_id__in=banned)
     return rows.prefetch_related("user").order_by(*ORDER)
@@ -71,7 +76,7 @@ def banned_ids() -> list[int]:
     return list(get_user_model().objects.filter(is_active=False).values_list("pk", flat=True))
 
 
-def with_ranks(rows: QuerySet) -> QuerySet:
+def with_ranks(rows: QuerySet, banned: list[int] | None = None) -> QuerySet:
     """`rows` with `.rank` annotated, in the same query: 1 + the rows of the same table ranked ahead.
 
     Counted in parts so the big one stays cheap at any size: everyone with more points (one range of
@@ -93,7 +98,7 @@ def with_ranks(rows: QuerySet) -> QuerySet:
     more_points = table.filter(points__gt=points)
     tied_ahead = table.filter(Q(points=points) & tie_ahead)
     rank = 1 + _count(more_points) + _count(tied_ahead)
-    banned = banned_ids()
+    banned = banned_ids() if banned is None else banned
     if banned:
         ahead = Q(points__gt=points) | (Q(points=points) & tie_ahead)
         rank -= _count(table.filter(user_id__in=banned).filter(ahead))
@@ -107,7 +112,11 @@ def _count(rows: QuerySet) -> Coalesce:
 
 
 def standing_of(
-    user: User | AnonymousUser, window: Window, ruleset: str, board: str
+    user: User | AnonymousUser,
+    window: Window,
+    ruleset: str,
+    board: str,
+    banned: list[int] | None = None,
 ) -> Standing | None:
     """The user's row in this table, with its `.rank`, or None."""
     if not user.is_authenticated:
@@ -115,7 +124,8 @@ def standing_of(
     return with_ranks(
         Standing.objects.filter(
             user=user, ruleset=ruleset, board=board, period=window.period, start=window.start
-        )
+        ),
+        banned,
     ).first()
 
 

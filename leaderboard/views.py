@@ -18,6 +18,7 @@ from .ratings.board import rating_board
 from .standings import (
     BOARD_CHOICES,
     RULESET_CHOICES,
+    banned_ids,
     standing_of,
     standings,
     windows,
@@ -38,15 +39,16 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     search = query.value("q", "")
     filters = {"period": window.slug, "ruleset": ruleset, "board": board}
 
-    mine = standing_of(request.user, window, ruleset, board)
+    banned = banned_ids()  # read once: the page's three rankings all leave them out
+    mine = standing_of(request.user, window, ruleset, board, banned)
     my_rank = mine.rank if mine else None  # type: ignore[attr-defined]  # annotated by with_ranks
     if query.value("me") and my_rank:
         page = (my_rank - 1) // PER_PAGE + 1  # "jump to my rank" works without JavaScript
         return redirect(f"{reverse('leaderboard')}?{urlencode({**filters, 'page': page})}#me")
 
-    rows = standings(window, ruleset, board)
+    rows = standings(window, ruleset, board, banned)
     if search:  # the players found keep their real ranks
-        rows = with_ranks(rows.filter(user__username__icontains=search))
+        rows = with_ranks(rows.filter(user__username__icontains=search), banned)
     page = Paginator(rows, PER_PAGE).get_page(query.value("page", 1))
     first = (page.number - 1) * PER_PAGE
     entries = [

@@ -136,6 +136,28 @@ def bracket(tournament: Tournament) -> BracketView:
     return view
 
 
+@dataclass(frozen=True)
+class MatchLink:
+    """What a tournament match's room shows of its tournament: the way back to the bracket."""
+
+    tournament_id: int
+    tournament: str
+    round: str
+
+
+def match_link(game: Game) -> MatchLink | None:
+    """The tournament this room is a match of, or None (one indexed read, only for a friends room
+    without a stake of its own, which is how a tournament's matches are made)."""
+    if game.mode != Game.Mode.FRIENDS or game.stake:
+        return None
+    match = TournamentMatch.objects.filter(game=game).select_related("tournament").first()
+    if match is None:
+        return None
+    return MatchLink(
+        match.tournament_id, str(match.tournament), round_name(match.tournament, match.round)
+    )
+
+
 def finishes_of(user_id: int, limit: int = 50) -> list[TournamentEntry]:
     """The player's tournaments, newest first, with their finish and prize (a player page's list)."""
     return list(

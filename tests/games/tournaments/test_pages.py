@@ -4,6 +4,7 @@ stalled bracket and a moderator's audited cancel."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -14,7 +15,7 @@ from accounts.models import User
 from accounts.moderation.audit import AuditLog
 from accounts.moderation.errors import ModerationError
 from accounts.moderation.tournaments import do_cancel_tournament
-from games.models import Action
+from games.models import Action, Game
 from games.tournaments import reads
 from games.tournaments.models import Tournament
 from games.tournaments.registration import open_tournament
@@ -76,6 +77,21 @@ def test_the_bracket_lists_matches_with_rooms_and_the_player_page_the_finishes()
     champion = tournament.entries.get(place=1).user
     profile = Client().get(f"/u/{champion.username}/").content.decode()
     assert f"Tournament #{tournament.pk}" in profile and "1st" in profile and "won 252" in profile
+
+
+def test_a_match_room_links_back_to_its_bracket_and_other_rooms_do_not():
+    people = players(4)
+    tournament = full_tournament(people)
+    match = live_matches(tournament)[0]
+    page = Client().get(f"/games/{match.game_id}/").content.decode()
+    link = re.search(r'data-testid="tournament-link">(.*?)</p>', page)
+    assert link, "a tournament match's room names its tournament"
+    assert f'href="/tournaments/{tournament.pk}/"' in link.group(1)
+    assert link.group(1).startswith("Semi-final of Tournament #")
+    room = Game.objects.create(mode=Game.Mode.FRIENDS, ruleset="twodice")
+    answer = Client().get(f"/games/{room.pk}/")
+    assert answer.status_code == 200
+    assert 'data-testid="tournament-link"' not in answer.content.decode()
 
 
 def test_a_bracket_without_progress_for_ten_minutes_is_flagged():
