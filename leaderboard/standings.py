@@ -76,6 +76,24 @@ def banned_ids() -> list[int]:
     return list(get_user_model().objects.filter(is_active=False).values_list("pk", flat=True))
 
 
+# A search naming at most this many accounts reads their rows by account; a broader one walks the board.
+FEW_NAMES = 500
+
+
+def named_like(rows: QuerySet, term: str) -> QuerySet:
+    """`rows` of the players whose name holds `term` (any case).
+
+    The names are looked up first (the trigram index) and, when they are few, the rows are read by
+    account. Left to itself, PostgreSQL misjudged how many names a term finds (269 for 10) and walked
+    the board's order to the 25th row found: 25,000 rows and 100 ms for some terms, 2 ms for others.
+    """
+    names = get_user_model().objects.filter(username__icontains=term)
+    ids = list(names.values_list("pk", flat=True)[: FEW_NAMES + 1])
+    if len(ids) <= FEW_NAMES:
+        return rows.filter(user_id__in=ids)
+    return rows.filter(user__username__icontains=term)
+
+
 def with_ranks(rows: QuerySet, banned: list[int] | None = None) -> QuerySet:
     """`rows` with `.rank` annotated, in the same query: 1 + the rows of the same table ranked ahead.
 

@@ -19,6 +19,7 @@ from .standings import (
     BOARD_CHOICES,
     RULESET_CHOICES,
     banned_ids,
+    named_like,
     standing_of,
     standings,
     windows,
@@ -48,7 +49,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
     rows = standings(window, ruleset, board, banned)
     if search:  # the players found keep their real ranks
-        rows = with_ranks(rows.filter(user__username__icontains=search), banned)
+        rows = with_ranks(named_like(rows, search), banned)
     page = Paginator(rows, PER_PAGE).get_page(query.value("page", 1))
     first = (page.number - 1) * PER_PAGE
     entries = [

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import ChatMessage, Round
+from leaderboard import standings
 from leaderboard.models import Result
 
 from .helpers import accounts, finish, room, write
@@ -97,6 +98,21 @@ def test_search_ranks_every_player_found_as_the_board_does_with_ties_and_a_ban(c
     found = client.get("/leaderboard/?board=all&period=all&q=pl").content.decode()
     ranks = re.findall(r'<td>(\d+)</td>\s*<td><a href="/u/([^/]+)/">', found)
     assert [(name, int(rank)) for rank, name in ranks] == [("plx", 2), ("plz", 3), ("ply", 4)]
+
+
+@pytest.mark.parametrize("few", [500, 1])  # the names read first, or too many: the board walked
+def test_a_search_shows_the_same_players_and_ranks_whichever_way_it_reads(client, monkeypatch, few):
+    monkeypatch.setattr(standings, "FEW_NAMES", few)
+    users = accounts("ann", "anna", "joanne", "bob")
+    now = timezone.now()
+    for n, user in enumerate(users):
+        for _ in range(n + 1):
+            write([user, None], now - timedelta(hours=n))
+    found = client.get("/leaderboard/?board=all&period=all&q=AnN").content.decode()
+    ranks = re.findall(r'<td>(\d+)</td>\s*<td><a href="/u/([^/]+)/">', found)
+    assert [(name, int(rank)) for rank, name in ranks] == [("joanne", 2), ("anna", 3), ("ann", 4)]
+    none = client.get("/leaderboard/?board=all&period=all&q=zed").content.decode()
+    assert "No player matching “zed” in this table." in none
 
 
 @pytest.mark.slow  # thirty accounts, over a hundred rounds: make test, not test-fast
