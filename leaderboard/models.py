@@ -119,7 +119,14 @@ class Standing(models.Model):
                     "user",
                 ],
                 name="standing_order",
-            )
+            ),
+            # The counts: a table's size (its page count) and the rows with more points (a rank).
+            # Narrow, so PostgreSQL keeps equal keys as one entry with a list of rows: the counts
+            # read an eighth of what they read from the order above (6 MB against 50 at 100,000
+            # rounds; a table count 10.5 ms to 2.2, a rank's 3.9 to 1.0).
+            models.Index(
+                fields=["ruleset", "board", "period", "start", "points"], name="standing_points"
+            ),
         ]
 
     def __str__(self) -> str:
