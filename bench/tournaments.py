@@ -10,8 +10,9 @@ REDIS_URL, default redis://127.0.0.1:6379/7, flushed; `--processes` daphne proce
 and beat). It opens `--tournaments` tournaments of `--size` players and registers every player
 through the tournaments' own service (accounts written directly, as bench/live.py's); nobody opens a
 game page, so the computer plays every seat, one action per game every `--pace` seconds (2 s: the
-pace of bench/live.py's games; LUDOPAT_AWAY_DELAY in the processes' environment). One watcher per
-tournament holds its bracket page's WebSocket, on the daphne processes in turn.
+pace of bench/live.py's games; LUDOPAT_AWAY_DELAY and LUDOPAT_BOT_DELAY in the processes'
+environment). One watcher per tournament holds its bracket page's WebSocket, on the daphne
+processes in turn.
 
 Latency = from the commit of a match's last action (the Action row's time, written in the
 transaction that decides the match) to the watcher receiving a bracket showing that match won.
@@ -213,8 +214,10 @@ def main() -> int:
         "DJANGO_SETTINGS_MODULE": "bench.tournament_settings",
         "DEBUG": "0",
         "LUDOPAT_TEST_SEEDS": "0",
-        # Nobody is at any seat: the computer plays each after the grace, then at this pace.
+        # Nobody is at any seat: the computer plays each after the grace, then at this pace (an
+        # absent player's seat is played as a computer's, after the computer's delay).
         "LUDOPAT_AWAY_DELAY": str(args.pace),
+        "LUDOPAT_BOT_DELAY": str(args.pace),
         "LUDOPAT_TOURNAMENT_START_DELAY": "1",
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
