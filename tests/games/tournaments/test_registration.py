@@ -8,8 +8,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from accounts.ledger.errors import NotEnoughCoins
-from accounts.ledger.grants import coins_in_escrow
+from accounts.ledger.adjustments import adjust_coins
+from accounts.ledger.errors import NotEnoughCoins, TopUpRefused
+from accounts.ledger.grants import claim_top_up, coins_in_escrow
+from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
 from accounts.models import User
 from games.errors import Conflict, GameError, NotAllowed
@@ -64,6 +66,9 @@ def test_a_buy_in_shows_as_held_until_the_tournament_pays_or_is_cancelled(client
     page = client.get(reverse("wallet")).content.decode()
     assert re.search(r'data-testid="wallet-escrow"><strong>100</strong>', page)
     assert all(coins_in_escrow(actor.user_id) == 100 for actor in people)
+    adjust_coins(ann.user_id, 10 - balance_of(ann.user_id), "spent")  # 10 in the wallet, 100 held
+    with pytest.raises(TopUpRefused, match="you have 110"):
+        claim_top_up(ann.user_id)
     play_out(tournament, people)
     assert all(coins_in_escrow(actor.user_id) == 0 for actor in people)
     page = client.get(reverse("wallet")).content.decode()
