@@ -3,9 +3,11 @@ once the report is resolved, from the desk or the admin alike (both close report
 accounts.moderation.reports.do_resolve_report).
 
 Reports keep no "reporter told" mark; what a reporter was told last is kept in the cache instead: the
-resolution time of the newest outcome told. Lost (a flushed or failing cache), the outcomes of the
-last LOOK_BACK are told again, which is harmless; a cache that fails tells nothing and never fails the
-page.
+resolution time of the newest outcome told (or, with nothing to tell yet, the start of the look-back).
+Lost (a flushed or failing cache), the outcomes of the last LOOK_BACK are told again, which is
+harmless; a cache that fails tells nothing and never fails the page. While the told mark is there, the
+reports are read only after a resolution marked the reporter as having news (accounts.moderation.news):
+most pages read nothing for this.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 from redis.exceptions import RedisError
 
 from accounts.moderation.models import Report
+from accounts.moderation.news import news_key
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +51,15 @@ def _name(report: Report) -> str:
 def outcomes_to_tell(user_id: int, now: datetime | None = None) -> list[str]:
     """The sentences of the reporter's reports resolved since they were last told, oldest first;
     they count as told once this returns."""
-    mark = cache.get(_key(user_id))
+    found = cache.get_many([_key(user_id), news_key(user_id)])
+    mark = found.get(_key(user_id))
     since = parse_datetime(mark) if isinstance(mark, str) else None
-    since = since or (now or timezone.now()) - LOOK_BACK
+    if since is not None and news_key(user_id) not in found:
+        return []  # told everything up to the mark, and nothing resolved since
+    cache.delete(news_key(user_id))  # before reading: news marked from now on is for the next page
+    if since is None:
+        since = (now or timezone.now()) - LOOK_BACK
+        cache.set(_key(user_id), since.isoformat(), KEPT)  # read from here on, until news comes
     resolved = (
         Report.objects.filter(reporter_id=user_id, resolved_at__gt=since)
         .exclude(outcome="")

@@ -82,6 +82,7 @@ def recent_rounds(player: User, page_number: str | None) -> Page[Result]:
         Result.objects.filter(round_id__in=ids)
         .exclude(user=player)
         .select_related("user")
+        .only(*OPPONENT_SHOWN)
         .order_by("place")
     ):
         others[other.round_id].append(other)
@@ -91,6 +92,12 @@ def recent_rounds(player: User, page_number: str | None) -> Page[Result]:
         result.ruleset_name = NAMES.get(result.ruleset, result.ruleset)  # type: ignore[attr-defined]
         result.not_counted = why_not_counted(result)  # type: ignore[attr-defined]
     return page
+
+
+# Only what the page's table shows of the opponents and of each round: their full rows (the account's
+# every column, the round's seeds and JSON lists) cost more to build than the rest of a row of the table.
+OPPONENT_SHOWN = ("round_id", "user_id", "name", "place", "user__username")
+ROUND_UNSHOWN = ("players", "places", "server_seed", "client_seed", "how", "created")
 
 
 class NewestFirst:
@@ -124,6 +131,7 @@ class NewestFirst:
         return list(
             Result.objects.filter(user=self.player, number__lte=newest)
             .select_related("round")
+            .defer(*(f"round__{name}" for name in ROUND_UNSHOWN))
             .order_by("-number")[:count]
         )
 

@@ -7,6 +7,7 @@ reached the score first (then the older account, so every row has one rank).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -94,12 +95,17 @@ def named_like(rows: QuerySet, term: str) -> QuerySet:
     return rows.filter(user__username__icontains=term)
 
 
-def with_ranks(rows: QuerySet, banned: list[int] | None = None) -> QuerySet:
+def with_ranks(
+    rows: QuerySet, banned: list[int] | None = None, *, more_points: bool = True
+) -> QuerySet:
     """`rows` with `.rank` annotated, in the same query: 1 + the rows of the same table ranked ahead.
 
     Counted in parts so the big one stays cheap at any size: everyone with more points (one range of
     the `standing_order` index, counted from the index alone) and the ties on points decided by wins,
     then who got there first (a small range), less the banned players among those ahead.
+
+    Without `more_points` the first part is left out, for `add_more_points` to add to the rows
+    wanted: several rows of one table then count it in one read instead of a range each.
     """
     points, wins, reached = OuterRef("points"), OuterRef("wins"), OuterRef("reached_at")
     table = Standing.objects.filter(
@@ -113,14 +119,45 @@ def with_ranks(rows: QuerySet, banned: list[int] | None = None) -> QuerySet:
         | Q(wins=wins, reached_at__lt=reached)
         | Q(wins=wins, reached_at=reached, user_id__lt=OuterRef("user_id"))
     )
-    more_points = table.filter(points__gt=points)
     tied_ahead = table.filter(Q(points=points) & tie_ahead)
-    rank = 1 + _count(more_points) + _count(tied_ahead)
+    rank = 1 + _count(tied_ahead)
+    if more_points:
+        rank += _count(table.filter(points__gt=points))
     banned = banned_ids() if banned is None else banned
     if banned:
         ahead = Q(points__gt=points) | (Q(points=points) & tie_ahead)
         rank -= _count(table.filter(user_id__in=banned).filter(ahead))
     return rows.annotate(rank=rank)
+
+
+def add_more_points(rows: Sequence[Standing]) -> None:
+    """Add to each row's `.rank` (from `with_ranks(..., more_points=False)`) the rows of its table with
+    more points. `rows` are of one table: its points above the lowest of theirs are counted in one
+    read of the `standing_points` index, grouped by points, and summed from the top down."""
+    if not rows:
+        return
+    first = rows[0]
+    counts = (
+        Standing.objects.filter(
+            ruleset=first.ruleset,
+            board=first.board,
+            period=first.period,
+            start=first.start,
+            points__gt=min(row.points for row in rows),
+        )
+        .values_list("points")
+        .annotate(n=Count("*"))
+        .order_by("-points")
+    )
+    wanted = sorted({row.points for row in rows}, reverse=True)
+    ahead, more = {}, 0
+    for points, n in counts:
+        while wanted and points <= wanted[0]:
+            ahead[wanted.pop(0)] = more
+        more += n
+    ahead.update(dict.fromkeys(wanted, more))  # the lowest points: everyone counted is above
+    for row in rows:
+        row.rank += ahead[row.points]  # type: ignore[attr-defined]  # annotated by with_ranks
 
 
 def _count(rows: QuerySet) -> Coalesce:

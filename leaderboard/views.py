@@ -18,6 +18,7 @@ from .ratings.board import rating_board
 from .standings import (
     BOARD_CHOICES,
     RULESET_CHOICES,
+    add_more_points,
     banned_ids,
     named_like,
     standing_of,
@@ -49,8 +50,11 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
     rows = standings(window, ruleset, board, banned)
     if search:  # the players found keep their real ranks
-        rows = with_ranks(named_like(rows, search), banned)
+        rows = with_ranks(named_like(rows, search), banned, more_points=False)
     page = Paginator(rows, PER_PAGE).get_page(query.value("page", 1))
+    if search:  # the page's rows, read once, and their ranks' biggest part counted for all at once
+        page.object_list = list(page.object_list)
+        add_more_points(page.object_list)
     first = (page.number - 1) * PER_PAGE
     entries = [
         {
@@ -75,9 +79,9 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "my_rank": my_rank,
         "query": urlencode({**filters, **({"q": search} if search else {})}),
         "filters": urlencode(filters),
-        "rating_board": rating_board(query.value("rating", RATING_DEFAULT)),
-        "rating_rulesets": RULESETS,
     }
-    if getattr(request, "htmx", False):
+    if getattr(request, "htmx", False):  # the standings' refresh: the rating board isn't in it
         return render(request, "leaderboard/_standings.html", context)
+    context["rating_board"] = rating_board(query.value("rating", RATING_DEFAULT))
+    context["rating_rulesets"] = RULESETS
     return render(request, "leaderboard/leaderboard.html", context)

@@ -71,6 +71,17 @@ def reading_replica() -> Iterator[None]:
         _reading.reset(token)
 
 
+@contextlib.contextmanager
+def reading_primary() -> Iterator[None]:
+    """Reads on the primary inside a replica-reading view: for what is worked out once and kept for
+    every later page (a replica that lags would have it kept stale)."""
+    token = _reading.set(False)
+    try:
+        yield
+    finally:
+        _reading.reset(token)
+
+
 def reads_from_replica(
     view: Callable[..., HttpResponse],
 ) -> Callable[..., HttpResponse]:

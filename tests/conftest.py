@@ -46,6 +46,17 @@ def database_pool_not_run_dry(request):
         wrapper.close_pool()
 
 
+@pytest.fixture(autouse=True)
+def rating_boards_forgotten():
+    """Each test starts with no rating board kept (leaderboard.ratings.board_version): a test's
+    rolled-back rows, or rows it writes without the site's code, are replaced by no commit."""
+    from games.models import RULESETS
+    from leaderboard.ratings.board_version import forget_board
+
+    for ruleset, _ in RULESETS:
+        forget_board(ruleset)
+
+
 @pytest.fixture
 def redis_client():
     """The Redis the site uses, emptied before the test so counts start from nothing."""

@@ -20,6 +20,7 @@ from .errors import ModerationError
 from .guards import may_act_on, require
 from .models import Report
 from .mutes import do_mute
+from .news import reporters_have_news
 
 # --- players report ------------------------------------------------------------------------------------
 
@@ -115,6 +116,7 @@ def do_resolve_report(
             if report.message_id
             else same.filter(pk=report.pk)
         )
+        reporters_have_news(same.values_list("reporter_id", flat=True))
         closed = same.update(
             outcome=outcome, resolved_by=moderator, resolved_at=timezone.now(), note=reason
         )

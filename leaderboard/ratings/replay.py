@@ -29,6 +29,7 @@ from django.utils import timezone
 from games.task_queue import send_task
 
 from ..models import Rating, RatingReplay, Result
+from .board_version import ratings_written
 from .scale import DEFAULT_MU, DEFAULT_SIGMA
 from .skill import NEW_PLAYER, Skill, rate_places
 from .writes import update_rows
@@ -66,6 +67,7 @@ def request_replay(ruleset: str, from_result: int) -> None:
     if not made and from_result < marker.from_result:
         marker.from_result = from_result
         marker.save(update_fields=["from_result", "requested_at"])
+    ratings_written(ruleset)  # its board says "recalculating" from the commit on
     transaction.on_commit(lambda: send_task(REPLAY_TASK, (ruleset,)))
 
 
@@ -230,4 +232,5 @@ def _write_ratings(ruleset: str, players: dict[int, Player]) -> int:
         ["mu", "sigma", "value", "games", "last_played"],
         [(r.pk, r.mu, r.sigma, r.value, r.games, r.last_played) for r in changed if r.pk],
     )
+    ratings_written(ruleset)  # and the marker of a pending replay goes in the same transaction
     return len(changed)

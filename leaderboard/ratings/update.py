@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..models import Rating, Result
+from .board_version import ratings_written
 from .scale import DEFAULT_MU, DEFAULT_SIGMA, shown
 from .skill import Skill, rate_places
 from .writes import update_rows
@@ -77,3 +78,4 @@ def rate_round(results: Sequence[Result], ratings: dict[int, Rating]) -> None:
         ["mu", "sigma", "value", "games", "last_played"],
         [(r.pk, r.mu, r.sigma, r.value, r.games, r.last_played) for r in held],
     )
+    ratings_written(players[0].ruleset)

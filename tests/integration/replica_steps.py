@@ -7,8 +7,9 @@ setup        the migrated database, an account alice with her game against the c
              and a logged-in session cookie of hers
 finish ID    alice resigns game ID (as a timer's task or a socket would end it: in another process
              than her browser's requests): the public replay id of the finished round, and which
-             connection the router picks inside a replica-reading page and outside one, with what
-             it says of `pg_is_in_recovery()`
+             connection the router picks inside a replica-reading page, outside one and for what
+             such a page keeps for later pages (the rating board), with what it says of
+             `pg_is_in_recovery()`
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def routed() -> dict:
     from django.db import connections, router
 
     from leaderboard.models import Standing
-    from ludopat.read_replica import reading_replica
+    from ludopat.read_replica import reading_primary, reading_replica
 
     def in_recovery() -> tuple[str, bool]:
         alias = router.db_for_read(Standing)
@@ -60,7 +61,9 @@ def routed() -> dict:
     outside = in_recovery()
     with reading_replica():
         inside = in_recovery()
-    return {"inside": inside, "outside": outside}
+        with reading_primary():  # what a replica-reading page works out for every later page
+            kept = in_recovery()
+    return {"inside": inside, "outside": outside, "kept": kept}
 
 
 if __name__ == "__main__":

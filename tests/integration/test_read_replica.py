@@ -149,6 +149,7 @@ def test_a_player_sees_their_finished_round_while_the_replica_lags(site: Site) -
     # The router's connection in a replica-reading page is the replica, outside it the primary.
     assert finished["inside"] == ["replica", True]  # pg_is_in_recovery()
     assert finished["outside"] == ["default", False]
+    assert finished["kept"] == ["default", False]  # kept for everyone: never a lagging replica's
 
     # alice's round finished, whoever's request ended it: her browser reads the primary.
     assert replay in alice.get("/u/alice/")

@@ -14,6 +14,8 @@ from games import actions
 from games.models import Seat
 from games.staking.rooms import join_staked_room
 from leaderboard.models import Rating, RatingReplay, Result
+from leaderboard.ratings import board
+from leaderboard.ratings.board_version import forget_board
 from leaderboard.results import remove_round
 from tests.factories import seasoned_account, staked_room
 from tests.games.webplay import member
@@ -104,7 +106,80 @@ def test_the_rating_board_ranks_settled_players_and_lists_the_others_apart(clien
     assert client.get("/leaderboard/?rating=chess").status_code == 200
 
     RatingReplay.objects.create(ruleset="places", from_result=1)
+    forget_board("places")  # as request_replay does once its transaction commits
     assert "Recalculating" in client.get("/leaderboard/?rating=places").content.decode()
+
+
+def rating_lists(client, ruleset: str) -> str:
+    page = client.get(f"/leaderboard/?rating={ruleset}").content.decode()
+    return text(page.split('data-testid="rating-board"')[1])
+
+
+def test_the_rating_board_is_new_after_each_rated_round_and_a_ban_shows_at_once(
+    client, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
+    ann, ben, cat = accounts("ann", "ben", "cat")
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_resign(room([ann, ben], "duel").pk, member(ben))
+    won = Result.objects.get(user=ann).rating_change
+    assert f"ann {1500 + won}? 1 ben {1500 - won}? 1" in rating_lists(client, "duel")
+
+    # Kept: the next page draws the board without reading the ratings again.
+    with django_assert_max_num_queries(6) as kept:
+        client.get("/leaderboard/?rating=duel")
+    assert not any("leaderboard_rating" in q["sql"] for q in kept.captured_queries)
+
+    # The next rated round's commit replaces the board.
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.do_resign(room([cat, ann], "duel").pk, member(ann))
+    ann_now = Rating.objects.get(user=ann, ruleset="duel").value
+    lists = rating_lists(client, "duel")
+    assert f"ann {ann_now}? 2" in lists and "cat" in lists
+
+    # A ban changes no rating, and the kept board leaves the banned player out at once.
+    cat.is_active = False
+    cat.save()
+    assert "cat" not in rating_lists(client, "duel") and "ann" in rating_lists(client, "duel")
+
+
+def test_the_rating_board_reads_past_more_banned_players_than_it_keeps_spare(client, monkeypatch):
+    monkeypatch.setattr(board, "LISTED", 2)
+    monkeypatch.setattr(board, "SPARE", 1)
+    players = accounts("ann", "ben", "cat", "dan", "eve")
+    for n, user in enumerate(players):  # ann highest
+        Rating.objects.create(
+            user=user,
+            ruleset="classic",
+            mu=25,
+            sigma=4,
+            value=1900 - 10 * n,
+            games=20,
+            last_played=timezone.now(),
+        )
+    assert "# Player Rating Rounds 1 ann 1900 20 2 ben 1890 20 Ludopat" in rating_lists(
+        client, "classic"
+    )
+    for user in players[:2]:
+        user.is_active = False
+        user.save()
+    # Kept: ann, ben and cat; two of them banned leaves one, so the board is read past them.
+    assert "# Player Rating Rounds 1 cat 1880 20 2 dan 1870 20 Ludopat" in rating_lists(
+        client, "classic"
+    )
+
+
+def test_the_rating_board_shows_with_the_cache_down(client, redis_down):
+    (ann,) = accounts("ann")
+    Rating.objects.create(
+        user=ann,
+        ruleset="classic",
+        mu=25,
+        sigma=4,
+        value=1700,
+        games=20,
+        last_played=timezone.now(),
+    )
+    assert "1 ann 1700 20" in rating_lists(client, "classic")
 
 
 def test_the_player_page_shows_each_rating_its_chart_and_recalculating(client):

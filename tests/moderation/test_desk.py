@@ -10,7 +10,9 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -323,26 +325,51 @@ def test_a_missing_report_and_a_forged_post_are_refused(room, player, moderator)
 # --- the reporter is told ------------------------------------------------------------------------------
 
 
-def test_the_reporter_is_told_the_outcome_on_their_next_page_once(room, player, moderator):
+def test_the_reporter_is_told_the_outcome_on_their_next_page_once(
+    room, player, moderator, django_capture_on_commit_callbacks
+):
     game, victim = room
     entry = reported(victim, 5, message=said(game, player, "idiot", 6))
     reporter = logged_in(victim)
     assert "moderator" not in text(reporter.get("/"))
-    reports.do_resolve_report(
-        moderator,
-        entry,
-        outcome=Report.Outcome.MUTED,
-        reason="Insults",
-        until=timezone.now() + timedelta(hours=1),
-    )
+    with django_capture_on_commit_callbacks(execute=True):  # the reporter has news once it commits
+        reports.do_resolve_report(
+            moderator,
+            entry,
+            outcome=Report.Outcome.MUTED,
+            reason="Insults",
+            until=timezone.now() + timedelta(hours=1),
+        )
     assert reporter.get("/", HTTP_HX_REQUEST="true").status_code == 200  # a swap keeps the news
     news = "After your report, a moderator muted troll's chat."
     assert news in text(reporter.get("/leaderboard/"))
     assert news not in text(reporter.get("/leaderboard/"))  # told once
+    # Nothing new: the reporter's pages read no reports at all.
+    with CaptureQueriesContext(connection) as pages:
+        reporter.get("/")
+    assert not any("games_chatreport" in q["sql"] for q in pages.captured_queries)
     other = reported(victim, 1, player=player, reason="cheats")
-    reports.do_resolve_report(moderator, other, outcome=Report.Outcome.DISMISSED, reason="")
+    with django_capture_on_commit_callbacks(execute=True):
+        reports.do_resolve_report(moderator, other, outcome=Report.Outcome.DISMISSED, reason="")
     assert "found nothing against the rules" in text(reporter.get("/"))
     assert "moderator" not in text(logged_in(player).get("/"))  # only the reporter hears of it
+
+
+def test_every_reporter_of_a_message_is_told_when_one_resolution_closes_their_reports(
+    room, player, moderator, django_capture_on_commit_callbacks, django_user_model
+):
+    game, victim = room
+    witness = django_user_model.objects.create_user("witness")
+    message = said(game, player, "idiot", 6)
+    first = reported(victim, 1, message=message)
+    reported(witness, 1, message=message)  # a second reporter of the same message
+    pages = [logged_in(victim), logged_in(witness)]
+    for page in pages:  # both have been told everything so far
+        assert "moderator hid" not in text(page.get("/"))
+    with django_capture_on_commit_callbacks(execute=True):
+        reports.do_resolve_report(moderator, first, outcome=Report.Outcome.HIDDEN, reason="")
+    for page in pages:
+        assert "After your report, a moderator hid troll's message" in text(page.get("/"))
 
 
 def test_a_failing_cache_tells_nothing_and_fails_no_page(room, player, moderator, redis_down):
