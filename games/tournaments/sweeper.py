@@ -1,14 +1,20 @@
 """Beat's part (games.tasks.sweep_deadlines, every couple of seconds): tournaments whose start time has
 come (a countdown's task lost with its worker, or an admin's schedule) are started, or cancelled if a
-scheduled one is not full."""
+scheduled one is not full; and the players of a scheduled one are told a few seconds before its time,
+as a sit-and-go's players are when it fills."""
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.utils import timezone
+from redis.exceptions import RedisError
 
+from . import bracket, live
 from .models import Tournament
+from .rules import start_delay
 from .starting import do_start
 
 log = logging.getLogger(__name__)
@@ -26,3 +32,49 @@ def start_due(limit: int = 50) -> int:
         except Exception:  # one broken tournament must not hold the others back
             log.exception("starting tournament %s failed", tournament_id)
     return started
+
+
+def tell_starting_soon(now: datetime | None = None) -> int:
+    """Tell the players of every scheduled tournament starting within the sit-and-go's countdown
+    (start_delay: 10 s) that it is about to start, once; how many tournaments were told. Once is
+    kept in the cache (a flushed cache tells them again, which is harmless; a failing one tells no
+    one and fails nothing)."""
+    now = now or timezone.now()
+    soon = Tournament.objects.filter(
+        status=Tournament.Status.OPEN,
+        scheduled_for__isnull=False,
+        starts_at__gt=now,
+        starts_at__lte=now + timedelta(seconds=start_delay()),
+    )
+    told = 0
+    for tournament in soon.order_by("pk"):
+        try:
+            first = cache.add(
+                f"tournaments:told-soon:{tournament.pk}:{tournament.starts_at}", 1, 600
+            )
+        except RedisError:
+            log.warning("the cache is down: tournament %s starts without a notice", tournament.pk)
+            return told
+        if not first:
+            continue
+        players = list(tournament.entries.values_list("user_id", flat=True))
+        live.tell_on_commit(
+            players,
+            _starting_in(tournament, players, now),
+            bracket.bracket_url(tournament),
+            "See the bracket",
+        )
+        told += 1
+    return told
+
+
+def _starting_in(tournament: Tournament, players: list[int], now: datetime) -> str:
+    seconds = max(1, round((tournament.starts_at - now).total_seconds()))  # type: ignore[operator]
+    missing = tournament.size - len(players)
+    if not missing:
+        return f"Tournament #{tournament.pk} starts in {seconds} s."
+    return (
+        f"Tournament #{tournament.pk} starts in {seconds} s if its last "
+        f"{missing} seat{'s' if missing > 1 else ''} fill; if not, it is cancelled and every "
+        "buy-in comes back."
+    )

@@ -4,13 +4,20 @@ notice reaching their open page."""
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.utils import timezone
 
 from accounts.models import User
+from games.tournaments.models import Tournament
+from games.tournaments.registration import open_tournament, register
+from games.tournaments.sweeper import tell_starting_soon
 from ludopat.asgi import application
 from tests.games.test_consumers import HOST, session_for
 from tests.games.tournaments.helpers import full_tournament, live_matches, lose, players
@@ -61,6 +68,34 @@ async def test_a_decided_match_reaches_every_watcher_and_the_winner_is_told():
     assert "You won your semi-final" in notice
     for ws in (stranger, player):
         await ws.disconnect()
+
+
+def scheduled_full(people, seconds: float) -> Tournament:
+    """A scheduled tournament with every seat taken, `seconds` before its time."""
+    tournament = open_tournament(len(people), 100, scheduled_for=timezone.now() + timedelta(1))
+    for actor in people:
+        register(actor, tournament.pk)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        starts_at=timezone.now() + timedelta(seconds=seconds)
+    )
+    return tournament
+
+
+async def test_a_scheduled_tournaments_players_are_told_once_seconds_before_it_starts():
+    people = await database_sync_to_async(players)(4)
+    later = await database_sync_to_async(scheduled_full)(people, 60)
+    others = await database_sync_to_async(players)(4, "q")
+    tournament = await database_sync_to_async(scheduled_full)(others, 6)
+    first = await database_sync_to_async(User.objects.get)(username="q0")
+    page = await watch(tournament.pk, await database_sync_to_async(session_for)(first))
+    await until(page, 'id="bracket-live"')
+
+    assert await database_sync_to_async(tell_starting_soon)() == 1  # not the one a minute away
+    notice = await until(page, "tournament-notice")
+    assert re.search(rf"Tournament #{tournament.pk} starts in [56] s\.", notice)
+    assert await database_sync_to_async(tell_starting_soon)() == 0  # once
+    assert (await database_sync_to_async(Tournament.objects.get)(pk=later.pk)).status == "open"
+    await page.disconnect()
 
 
 async def test_no_such_tournament_is_refused():
