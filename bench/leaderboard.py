@@ -335,9 +335,10 @@ def make_players(count: int) -> list:
 
 
 def fill_ratings(rng: random.Random, users: list) -> None:
-    """A rating per player and rule set, as many rounds would leave them: the rating board reads an
-    index range of these rows, whose cost depends on how many there are, not on how they were made
-    (rating a million rounds one by one, as `recompute_ratings` does, would take most of an hour)."""
+    """A rating per player and rule set, and on each rated result, as many rounds would leave them:
+    the rating board reads an index range of these rows and the player page a player's rated
+    results, whose cost depends on how many there are, not on how they were made (rating a million
+    rounds one by one, as `recompute_ratings` does, would take most of an hour)."""
     from django.utils import timezone
 
     from games.models import RULESETS
@@ -361,6 +362,17 @@ def fill_ratings(rng: random.Random, users: list) -> None:
                 )
             )
     Rating.objects.bulk_create(rows, batch_size=5000)
+    # And every result that rates (counted, against people) with the rating it left, as `rate_round`
+    # stores it: the player page charts these. Made up from the id (the chart's cost is in how many
+    # there are, not in their values).
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE leaderboard_result SET rating_mu = 20 + (id % 97) / 10.0,"
+            " rating_sigma = 2.5 + (id % 59) / 10.0, rating_change = (id % 41) - 20"
+            " WHERE counted AND against_people AND user_id IS NOT NULL"
+        )
 
 
 def vacuum_analyze() -> None:

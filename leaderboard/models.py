@@ -76,6 +76,14 @@ class Result(models.Model):
         indexes = [
             models.Index(fields=["user", "-finished_at"], name="result_player_recent"),
             models.Index(fields=["user", "number"], name="result_player_numbered"),
+            # The player page's rating charts: a player's rated results alone, read from the index
+            # (ratings/player.py groups them by day there).
+            models.Index(
+                fields=["user", "ruleset", "finished_at"],
+                include=["id"],
+                condition=models.Q(rating_mu__isnull=False),
+                name="result_player_rated",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -9,8 +9,11 @@ highest rating shown, so the change reads at a glance.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, timedelta
 from typing import Any
+
+from django.db.models import Max
+from django.db.models.functions import TruncDate
 
 from accounts.models import User
 from games.models import RULESET_NAMES
@@ -54,18 +57,34 @@ def rating_chart(points: list[tuple[date, float]]) -> dict[str, Any]:
     return {"unit": "week" if weekly else "month", "rows": rows}
 
 
-def player_ratings(player: User) -> list[dict[str, Any]]:
-    """The player's rating per rule set they were rated in, each with its chart."""
-    pending = recalculating()
+def rated_days(player: User) -> dict[str, list[tuple[date, float]]]:
+    """(day, mu after the day's last rated round) per rule set, oldest first, for `rating_chart`
+    (which keeps each period's last). The database groups the player's rated results by day from the
+    `result_player_rated` index and sends the last of each day: a busy player's thousands of rounds
+    are neither read from the table nor sent."""
+    last_of_day = (
+        Result.objects.filter(user=player, rating_mu__isnull=False)
+        .annotate(day=TruncDate("finished_at", tzinfo=UTC))
+        .values("ruleset", "day")
+        .annotate(last=Max("pk"))
+        .values_list("last", flat=True)
+    )
     history: dict[str, list[tuple[date, float]]] = {}
     rows = (
-        Result.objects.filter(user=player, rating_mu__isnull=False)
+        Result.objects.filter(pk__in=list(last_of_day))
         .order_by("pk")
         .values_list("ruleset", "finished_at", "rating_mu")
     )
     for ruleset, when, mu in rows:
         if mu is not None:
             history.setdefault(ruleset, []).append((when.date(), mu))
+    return history
+
+
+def player_ratings(player: User) -> list[dict[str, Any]]:
+    """The player's rating per rule set they were rated in, each with its chart."""
+    pending = recalculating()
+    history = rated_days(player)
     out = []
     for rating in Rating.objects.filter(user=player, games__gt=0).order_by("ruleset"):
         out.append(

@@ -16,6 +16,8 @@ from games.staking.rooms import join_staked_room
 from leaderboard.models import Rating, RatingReplay, Result
 from leaderboard.ratings import board
 from leaderboard.ratings.board_version import forget_board
+from leaderboard.ratings.player import rated_days, rating_chart
+from leaderboard.ratings.scale import shown
 from leaderboard.results import remove_round
 from tests.factories import seasoned_account, staked_room
 from tests.games.webplay import member
@@ -201,6 +203,28 @@ def test_the_player_page_shows_each_rating_its_chart_and_recalculating(client):
 
     remove_round(Result.objects.filter(user=ann).order_by("pk").first().round_id)
     assert "recalculating" in text(client.get("/u/ann/").content.decode())
+
+
+def test_the_rating_chart_keeps_the_last_rating_of_each_day_read_grouped(
+    django_assert_max_num_queries,
+):
+    ann, ben = accounts("ann", "ben")
+    for _ in range(3):
+        actions.do_resign(room([ann, ben], "duel").pk, member(ben))
+    first, second, third = Result.objects.filter(user=ann).order_by("pk")
+    eight_days_ago = timezone.now() - timedelta(days=8)
+    Result.objects.filter(pk__in=[first.pk, second.pk]).update(finished_at=eight_days_ago)
+    with django_assert_max_num_queries(2):
+        days = rated_days(ann)
+    assert days == {
+        "duel": [
+            (eight_days_ago.date(), second.rating_mu),
+            (third.finished_at.date(), third.rating_mu),
+        ]
+    }
+    # The chart: a row per week, the week's last rating, newest first.
+    rows = rating_chart(days["duel"])["rows"]
+    assert [row.value for row in rows] == [shown(third.rating_mu), shown(second.rating_mu)]
 
 
 def test_the_staked_lobby_shows_the_hosts_rating(client, settings):
