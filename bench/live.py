@@ -83,8 +83,9 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 CHANNEL_RE = re.compile(r'data-channel="([^"]+)"')
+# A movable token's button, whatever attributes sit between its class and its token (an id does).
 OPTIONS_RE = re.compile(
-    r'class="token-button[^"]*\bmovable\b[^"]*" data-token="([^"]+)" data-options=\'([^\']*)\''
+    r'class="token-button[^"]*\bmovable\b[^"]*"[^>]*? data-token="([^"]+)" data-options=\'([^\']*)\''
 )
 
 
