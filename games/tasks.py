@@ -44,7 +44,8 @@ def sweep_deadlines() -> int:
     holds (a join racing the ban), withdraw staked rooms whose host has left the page, and pair the
     quick-match entries whose rating ranges have widened to take each other in. The
     sweeps of the layers above the games' core are called here, so the core imports none of them.
-    Tournaments due are started, and scheduled ones' players told seconds before. The number of games where a deadline did something."""
+    Tournaments due are started, and scheduled ones' players told seconds before. The number of
+    games where a deadline did something."""
     done = timers.sweep()
     health.swept()  # the heartbeat /health/ready reads: a worker runs what beat queues
     _sweep(banned_games.give_up_banned_seats, "giving up banned accounts' seats")

@@ -7,6 +7,8 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -142,6 +144,15 @@ def test_the_rating_board_is_new_after_each_rated_round_and_a_ban_shows_at_once(
     cat.is_active = False
     cat.save()
     assert "cat" not in rating_lists(client, "duel") and "ann" in rating_lists(client, "duel")
+
+
+def test_the_standings_refresh_every_5_s_works_out_no_rating_board(client):
+    (ann,) = accounts("ann")
+    client.force_login(ann)
+    with CaptureQueriesContext(connection) as refresh:
+        page = client.get("/leaderboard/?rating=duel", HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="standings"' in page and "rating-board" not in page
+    assert not any("leaderboard_rating" in q["sql"] for q in refresh.captured_queries)
 
 
 def test_the_rating_board_reads_past_more_banned_players_than_it_keeps_spare(client, monkeypatch):
