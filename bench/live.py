@@ -766,6 +766,7 @@ class Bench:
     def __init__(self, stack: Stack, via: str, profile: bool = False, seed: int = 1):
         self.stack, self.via, self.profile = stack, via, profile
         self.phases = random.Random(seed)  # the random arrivals' phases: the same in every run
+        self.random_offsets: list[float] | None = None  # drawn once: the floor's bursts are the same
         self.games: list[LiveGame] = []
         self.window: Window | None = None
         self.stopping = False
@@ -856,7 +857,9 @@ class Bench:
         ):  # the games take turns: the site sees a steady `target` per second
             offsets = [interval * n / len(games) for n in range(len(games))]
         else:  # each game at a random phase of its own: some fall together, every interval again
-            offsets = [self.phases.uniform(0, interval) for _ in games]
+            if self.random_offsets is None or len(self.random_offsets) != len(games):
+                self.random_offsets = [self.phases.uniform(0, interval) for _ in games]
+            offsets = self.random_offsets
         profiled = self.profile and window.name in PROFILED
         spies = self.spy(window, seconds) if profiled else []
         await asyncio.gather(*(drive(g, offset) for g, offset in zip(games, offsets, strict=True)))
@@ -982,6 +985,16 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
         w = await bench.run_window(w, args.phase_seconds)
         print(row(stack.server, w), flush=True)
         windows.append(w)
+        if args.arrivals != "random":
+            return
+        if left() < args.phase_seconds + step_cost:
+            return skip("the floor at random phases")
+        # The floor under the same bursts (the same phases as "50 random"): what the stack alone
+        # does with them, so the burst check's ratio can be read against the floor's own.
+        w = Window("floor random", 50, 50 / args.interval, floor_size=size, arrivals="random")
+        w = await bench.run_window(w, args.phase_seconds)
+        print(row(stack.server, w), flush=True)
+        windows.append(w)
 
     try:
         print(f"{stack.server:8} load average {loadavg()} before", flush=True)
@@ -1084,10 +1097,18 @@ def burst_check(windows: list[Window]) -> str | None:
         return None
     times = burst.ms(99) / steady.ms(99)
     verdict = "within" if times <= BURST_LIMIT and burst.errors == 0 else "over"
+    floor = next((w for w in windows if w.name == "50 floor"), None)
+    floor_burst = next((w for w in windows if w.name == "floor random"), None)
+    against_floor = ""
+    if floor is not None and floor_burst is not None and floor.done and floor_burst.done:
+        against_floor = (
+            f" (the floor: p99 {floor_burst.ms(99):.0f} ms at random phases, "
+            f"{floor_burst.ms(99) / floor.ms(99):.2f}x its steady {floor.ms(99):.0f} ms)"
+        )
     return (
         f"bursts: p99={burst.ms(99):.0f} ms at 50 games with random phases, {times:.2f}x the steady "
         f"p99 ({steady.ms(99):.0f} ms), {burst.errors} errors: {verdict} the limit "
-        f"({BURST_LIMIT:g}x, 0 errors)"
+        f"({BURST_LIMIT:g}x, 0 errors){against_floor}"
     )
 
 

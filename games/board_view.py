@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from . import engine
 from .board_layout import COLOURS, board_cells, token_cell, track_cell, yards
 from .board_layout import home_column_cells as _column
+from .board_pieces import pieces_svg
 
 CELL = 40
 # The corner each colour is painted in; a board without a rule set (the home page's) plays them there.
@@ -141,7 +142,8 @@ def board_context(
         ),
         "board_tokens": drawn,
         "board_targets": drawn_targets,
-        "board_routes_json": json.dumps(routes(tokens, corners), separators=(",", ":")),
+        "board_pieces": pieces_svg(drawn, drawn_targets),
+        "board_routes_json": _routes_json(tuple(tokens), tuple(sorted(corners.items()))),
     }
 
 
@@ -176,6 +178,14 @@ def _ground(corner_colour_items: tuple, playing: frozenset, has_ruleset: bool) -
     centre = [corner_colour.get(k, COLOURS[k]) for k in range(4)]
     layout = {"cells": cells, "yards": yard_list, "centre": centre}
     return render_to_string("partials/board_ground.svg.html", {"layout": layout})
+
+
+@lru_cache(maxsize=64)
+def _routes_json(colours: tuple[str, ...], corner_items: tuple) -> str:
+    """The routes as the board's data attribute: the same for every board of a layout, so made once
+    per layout and process."""
+    routed = routes(dict.fromkeys(colours, ()), dict(corner_items))
+    return json.dumps(routed, separators=(",", ":"))
 
 
 def routes(tokens: Mapping[str, Iterable[int]], corners: Mapping[str, int]) -> dict:

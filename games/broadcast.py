@@ -108,6 +108,7 @@ class BoardUpdate:
         try:  # presence is read once here, not by every connection
             connected = presence.connected_seats(self.game_id)
             facts["tag"] = fragment_tag(self.round, self.version, connected, self.deadline_ms)
+            facts["here"] = sorted(connected)  # what the connections that render show as present
         except Exception:  # unreadable: each connection renders for itself
             log.exception("could not read the presence of game %s", self.game_id)
         if board_changed(self.game_id, self.version, facts, self.skip):

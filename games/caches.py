@@ -118,9 +118,16 @@ def clear_all() -> None:
 
 def _values(obj: Any) -> tuple[Any, ...]:
     # JSON columns hold lists and dicts: kept as a copy, and copied again for each reader (build).
-    return tuple(copy.deepcopy(getattr(obj, f.attname)) for f in obj._meta.concrete_fields)
+    return tuple(_copied(tuple(getattr(obj, f.attname) for f in obj._meta.concrete_fields)))
 
 
 def _instance(model: Any, values: tuple[Any, ...]) -> Any:
     names = [f.attname for f in model._meta.concrete_fields]
-    return model.from_db("default", names, copy.deepcopy(values))
+    return model.from_db("default", names, _copied(values))
+
+
+def _copied(values: tuple[Any, ...]) -> list[Any]:
+    """The values with each list and dict (a JSON column's) deep-copied; the rest (numbers, strings,
+    datetimes, UUIDs) are immutable and shared. Deep-copying every column cost more than building the
+    objects did."""
+    return [copy.deepcopy(v) if isinstance(v, (list, dict)) else v for v in values]

@@ -267,7 +267,10 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await self._seated_since_connecting()
         html = await self._shared_board(event)
         if html is None:
-            await self._send_board(force=False, version=version)
+            here = event.get("here")
+            await self._send_board(
+                force=False, version=version, here=frozenset(here) if here is not None else None
+            )
             return
         self.sent_version = version
         await self.send(text_data=html)
@@ -299,13 +302,14 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         notice: str = "",
         have: int | None = None,
         version: int | None = None,
+        here: frozenset[int] | None = None,
     ) -> None:
         """Send the current board unless the page has it (what this socket sent, or on a resync the
         version the page says it shows). `version`: the one a push announced, whose reading this
-        process's renders of it share."""
+        process's renders of it share; `here`: the seats present as that push read them."""
         if have is not None:
             self.sent_version = have
-        html, version = await self._render(notice, version)
+        html, version = await self._render(notice, version, here)
         if html is None:
             return
         if have is not None and have > version:
@@ -316,15 +320,22 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     @db_call
-    def _render(self, notice: str = "", version: int | None = None) -> tuple[str | None, int]:
+    def _render(
+        self, notice: str = "", version: int | None = None, here: frozenset[int] | None = None
+    ) -> tuple[str | None, int]:
         if version is None:
             game, seats = selectors.game_and_seats(self.game_id)
         else:
             game, seats = selectors.game_and_seats_at(self.game_id, version)
         if game is None:
             return None, -1
+        if game.version != version:
+            here = None  # a newer version than the push's: its presence is read with it
         self.viewpoint = viewpoint_for(game, seats, self.actor)
-        return render_live(game, self.viewpoint, oob=True, seats=seats, notice=notice), game.version
+        html = render_live(
+            game, self.viewpoint, oob=True, seats=seats, notice=notice, connected=here
+        )
+        return html, game.version
 
     async def _send_error(self, message: str, board: bool = False) -> None:
         await self.send(text_data=render_toast(message))

@@ -20,7 +20,8 @@ from __future__ import annotations
 import hashlib
 
 from django.template.loader import render_to_string
-from django.utils.html import escape
+from django.utils.html import escape, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard.outcomes import Outcome
 
@@ -41,10 +42,13 @@ def render_live(
     oob: bool = False,
     notice: str = "",
     seats: list[Seat] | None = None,
+    connected: frozenset[int] | None = None,
 ) -> str:
-    """The #game-live fragment for `vp` (with hx-swap-oob for a WebSocket push)."""
+    """The #game-live fragment for `vp` (with hx-swap-oob for a WebSocket push); `connected`: the
+    seats present, where a push has read them already."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
-    connected = frozenset(presence.connected_seats(game.pk))
+    if connected is None:
+        connected = frozenset(presence.connected_seats(game.pk))
     names = display_names(game, seats, history_of(game))
     outcomes = finished_outcomes(game)
     key, tag = _cache_key(game.pk, vp), _rendered_from(game, connected)
@@ -53,12 +57,23 @@ def render_live(
     if html is None:
         context = live_context(game, seats, vp, connected, names=names, outcomes=outcomes)
         context["notice"] = notice
+        context["log_items"] = log_items(context["log"])
         html = render_to_string("games/_live.html", context)
         if not notice:
             _keep(key, tag, shows, html)
     if oob:
         html = html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
     return html
+
+
+def log_items(log: list[tuple[int, str, str]]) -> SafeString:
+    """The move log's entries, newest first (built here: a template loop over its forty entries cost
+    more than the rest of the panel)."""
+    if not log:
+        return mark_safe('<li class="muted">No moves yet.</li>')
+    return format_html_join(
+        "", '<li class="log-{}">{}</li>', ((kind, text) for _, kind, text in log)
+    )
 
 
 def shared_fragment(game_id: str, vp: Viewpoint, event: dict) -> str | None:
