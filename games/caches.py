@@ -30,6 +30,7 @@ a cache impossible to get wrong, and every cache of the process follows them:
 | HISTORIES | (game, round, version)   | History (last token, roll, log, kept    | on commit of the render's read|
 |           |                          | rounds)                                 | (games.live.history)          |
 | FRAGMENTS | "live:{game}:{viewpoint}"| (tag, names tag, HTML): newest only     | on commit of the render       |
+| STEPS     | (game, version)          | Step: the roll or move that made it     | on commit of that action      |
 | ROWS      | (game, version)          | Rows: the game and seats as read        | on commit of any read of them |
 |           |                          | once committed                          | (games.selectors.             |
 |           |                          |                                         | game_and_seats), the newest   |
@@ -69,6 +70,22 @@ class History:
 # Each version appends one action (its seq is the version) and the log is never rewritten, so a
 # version's history never changes.
 HISTORIES: Recent[tuple[str, int, int], History] = Recent(2048)
+
+
+@dataclass(frozen=True)
+class Step:
+    """A roll or a move as the board's history reads it: the action that made a version."""
+
+    round: int
+    kind: str
+    token: tuple | None  # the token a move moved
+    roll: tuple[int, ...] | None  # the numbers a roll threw
+    text: str
+
+
+# (game, version): the roll or move that made that version, kept by the process that made it, so the
+# renders of the version there take the history one step on without reading the action back.
+STEPS: Recent[tuple[str, int], Step] = Recent(2048)
 
 # (game, viewpoint) fragments: about 30 KB each, so at most some 30 MB. Only the newest of each is read
 # again (a new version replaces the last), each with its tag and the tag of the names it shows.
@@ -112,7 +129,7 @@ def keep(cache: Recent[Any, Any], key: Any, value: Any) -> None:
 
 
 def clear_all() -> None:
-    for cache in (STATES, HISTORIES, FRAGMENTS, ROWS):
+    for cache in (STATES, HISTORIES, STEPS, FRAGMENTS, ROWS):
         cache.clear()
 
 

@@ -161,6 +161,21 @@ def keep_rows_on_commit(game: Game, seats: list[Seat]) -> None:
     transaction.on_commit(lambda: caches.ROWS.put(key, caches.Rows.of(game, seats)))
 
 
+def keep_step_on_commit(action: Action) -> None:
+    """A roll or a move as the board's history reads it, kept when it commits (games.caches.STEPS):
+    the renders of its version in this process take the history one step on without reading it."""
+    data = action.data or {}
+    step = caches.Step(
+        round=action.round,
+        kind=action.kind,
+        token=tuple(data["move"]["token"]) if action.kind == Action.Kind.MOVE else None,
+        roll=tuple(data["roll"]) if action.kind == Action.Kind.ROLL else None,
+        text=action.text,
+    )
+    key = (action.game_id, action.seq)
+    transaction.on_commit(lambda: caches.STEPS.put(key, step))
+
+
 def _after_commit(game: Game, *, bot_to_act: bool) -> None:
     update = broadcast.BoardUpdate.of(game)
     transaction.on_commit(update.send)

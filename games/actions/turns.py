@@ -26,6 +26,7 @@ from .core import (
     check_version,
     client_seed,
     keep_rows_on_commit,
+    keep_step_on_commit,
     lock_game,
     record_action,
     save_game,
@@ -149,7 +150,7 @@ def _apply(
             state=new_state,
         )
         return
-    record_action(game, kind, seat, data, text, auto=auto, deadline=deadline)
+    keep_step_on_commit(record_action(game, kind, seat, data, text, auto=auto, deadline=deadline))
     arm_timer(game, seats, new_state)
     # Not for a round's end (above): its handlers, of the layers above, may write rows these objects
     # don't hold, so the renders of that version read it afresh.

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 
 from .. import caches
-from ..caches import History
+from ..caches import History, Step
 from ..models import Action, Game, Round, Seat
 from ..narration import referenced_users
 
@@ -33,25 +33,35 @@ def _one_step_on(game: Game) -> History | None:
     previous = caches.HISTORIES.get((game.pk, game.round, game.version - 1))
     if previous is None or game.status != Game.Status.PLAYING:
         return None
-    step = (
+    step = caches.STEPS.get((game.pk, game.version)) or _read_step(game)
+    if step is None:
+        return None
+    if step.round != game.round or step.kind not in (Action.Kind.ROLL, Action.Kind.MOVE):
+        return None
+    last_token, last_roll = previous.last_token, previous.last_roll
+    if step.token is not None:
+        last_token = step.token
+    if step.roll is not None:
+        last_roll = step.roll
+    log = previous.log
+    if step.text:
+        log = ((game.version, step.kind, step.text), *log[: LOG_LENGTH - 1])
+    return History(last_token, last_roll, log, previous.rounds)
+
+
+def _read_step(game: Game) -> Step | None:
+    """The action that made the game's version, read (another process made it)."""
+    found = (
         Action.objects.filter(game=game, seq=game.version)
         .values_list("round", "kind", "data", "text")
         .first()
     )
-    if step is None:
+    if found is None:
         return None
-    round_, kind, data, text = step
-    if round_ != game.round or kind not in (Action.Kind.ROLL, Action.Kind.MOVE):
-        return None
-    last_token, last_roll = previous.last_token, previous.last_roll
-    if kind == Action.Kind.MOVE:
-        last_token = tuple(data["move"]["token"])
-    else:
-        last_roll = tuple(data["roll"])
-    log = previous.log
-    if text:
-        log = ((game.version, kind, text), *log[: LOG_LENGTH - 1])
-    return History(last_token, last_roll, log, previous.rounds)
+    round_, kind, data, text = found
+    token = tuple(data["move"]["token"]) if kind == Action.Kind.MOVE else None
+    roll = tuple(data["roll"]) if kind == Action.Kind.ROLL else None
+    return Step(round_, kind, token, roll, text)
 
 
 def read_history(game: Game) -> History:

@@ -85,8 +85,8 @@ def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
     django_user_model, django_assert_max_num_queries, redis_client, client
 ):
     """The page's POST: the session and account, the game with its seats read once unlocked (who is
-    asking, who is present), the locked action, and the one action that is new in the board's
-    history. Nothing is read twice: the answer renders the game and seats as the action wrote them."""
+    asking, who is present), and the locked action. Nothing is read twice: the answer renders the
+    game and seats as the action wrote them, and its history one step on with the action it made."""
     host = member(django_user_model.objects.create_user("hostess"))
     guest = member(django_user_model.objects.create_user("guesto"))
     game = friends_room(host, [guest])
@@ -110,9 +110,9 @@ def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
     assert f'data-version="{game.version + 1}"' in answer.content.decode()
 
 
-# The session, the account, the game and seats (one query), the action's own ROLL_QUERIES and the new
-# action for the history; the answer renders the game and seats the action kept.
-POST_QUERIES = 2 + 1 + ROLL_QUERIES + 1
+# The session, the account, the game and seats (one query) and the action's own ROLL_QUERIES; the
+# answer renders the game, the seats and the new step of the history that the action kept.
+POST_QUERIES = 2 + 1 + ROLL_QUERIES
 
 
 def test_the_renders_of_a_roll_or_a_move_read_no_game_and_no_seats(

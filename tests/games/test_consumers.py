@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sys
 
 import pytest
 from channels.db import database_sync_to_async
@@ -128,6 +129,35 @@ async def test_a_roll_reaches_every_connection_each_with_its_own_viewpoint(djang
     assert "(you)" in host_html.split('data-testid="player-0"')[1].split("</li>")[0]
     assert "(you)" in guest_html.split('data-testid="player-1"')[1].split("</li>")[0]
     assert 'data-testid="new-round"' not in watch_html
+    for ws in (host_ws, guest_ws, watch_ws):
+        await ws.disconnect()
+
+
+async def test_a_push_reads_presence_once_for_all_its_sockets(django_user_model, monkeypatch):
+    """The sockets render the push's version with the presence the push read (one Redis read per
+    push, not one per socket), and their boards show both players online."""
+    game, host, guest, nosy = await room(django_user_model)
+    host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
+    guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
+    watch_ws = await connect(game.pk, await database_sync_to_async(session_for)(nosy, "key-n"))
+    for ws in (host_ws, guest_ws, watch_ws):
+        await drain(ws)
+    readers = []
+    read = presence.connected_seats
+
+    def counted(game_id):
+        readers.append(sys._getframe(1).f_code.co_filename)  # who asks
+        return read(game_id)
+
+    monkeypatch.setattr(presence, "connected_seats", counted)
+    await database_sync_to_async(actions.do_roll)(game.pk, member(host), game.version)
+    now = (await database_sync_to_async(fresh)(game)).version
+    boards = [await board_at(ws, now) for ws in (guest_ws, watch_ws)]
+    assert any(r.endswith("games/broadcast.py") for r in readers)  # the push read it, once
+    assert sum(r.endswith("games/broadcast.py") for r in readers) == 1
+    assert not [r for r in readers if r.endswith("games/live/fragments.py")]  # no socket's render
+    for board in boards:
+        assert 'data-testid="conn-0">online' in board and 'data-testid="conn-1">online' in board
     for ws in (host_ws, guest_ws, watch_ws):
         await ws.disconnect()
 
