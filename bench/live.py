@@ -766,7 +766,8 @@ class Bench:
     def __init__(self, stack: Stack, via: str, profile: bool = False, seed: int = 1):
         self.stack, self.via, self.profile = stack, via, profile
         self.phases = random.Random(seed)  # the random arrivals' phases: the same in every run
-        self.random_offsets: list[float] | None = None  # drawn once: the floor's bursts are the same
+        # Drawn once: the floor at random phases meets the same bursts as the real action.
+        self.random_offsets: list[float] | None = None
         self.games: list[LiveGame] = []
         self.window: Window | None = None
         self.stopping = False

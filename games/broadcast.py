@@ -13,7 +13,7 @@ import logging
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -36,23 +36,34 @@ def group_name(game_id: str) -> str:
     return f"game.{game_id}"
 
 
-# The socket of the page whose POST is being answered: the answer carries the board, so that socket
-# skips the version (a page receives each version once). Set by the view around the action.
-_answering: ContextVar[str] = ContextVar("answering_socket", default="")
+@dataclass
+class Answer:
+    """A POST being answered with the board: the socket of its page, which skips the version (a page
+    receives each version once), and the presence each push made meanwhile read, keyed by (game,
+    version), which the answer's board shows too (one Redis read, not two)."""
+
+    socket: str
+    presence: dict[tuple[str, int], frozenset[int]] = field(default_factory=dict)
+
+
+# Set by the view around the action.
+_answering: ContextVar[Answer | None] = ContextVar("answering", default=None)
 
 
 @contextmanager
-def answering(socket_name: str) -> Iterator[None]:
+def answering(socket_name: str) -> Iterator[Answer]:
     """While an action runs for a POST from the page whose socket is `socket_name`."""
-    token = _answering.set(socket_name[:200] if isinstance(socket_name, str) else "")
+    answer = Answer(socket_name[:200] if isinstance(socket_name, str) else "")
+    token = _answering.set(answer)
     try:
-        yield
+        yield answer
     finally:
         _answering.reset(token)
 
 
 def answering_socket() -> str:
-    return _answering.get()
+    answer = _answering.get()
+    return answer.socket if answer is not None else ""
 
 
 def board_changed(game_id: str, version: int, facts: dict | None = None, skip: str = "") -> bool:
@@ -109,6 +120,9 @@ class BoardUpdate:
             connected = presence.connected_seats(self.game_id)
             facts["tag"] = fragment_tag(self.round, self.version, connected, self.deadline_ms)
             facts["here"] = sorted(connected)  # what the connections that render show as present
+            answer = _answering.get()
+            if answer is not None:
+                answer.presence[(self.game_id, self.version)] = frozenset(connected)
         except Exception:  # unreadable: each connection renders for itself
             log.exception("could not read the presence of game %s", self.game_id)
         if board_changed(self.game_id, self.version, facts, self.skip):

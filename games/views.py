@@ -189,7 +189,7 @@ def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
     # An htmx POST's answer carries the new board: the page's own socket (named in the header) skips it.
     socket = request.headers.get("X-Live-Socket", "") if request.htmx else ""
     try:
-        with broadcast.answering(socket):
+        with broadcast.answering(socket) as answer:
             done = commands.run(name, game_id, actor, data, seen)
     except (
         Refusal
@@ -209,7 +209,9 @@ def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
         game, seats = _load(game_id)
     if game is None:  # games are never deleted; for mypy
         return _not_found(request)
-    return HttpResponse(render_live(game, viewpoint_for(game, seats, actor), seats=seats))
+    here = answer.presence.get((game_id, game.version))  # as the push of this version read it
+    vp = viewpoint_for(game, seats, actor)
+    return HttpResponse(render_live(game, vp, seats=seats, connected=here))
 
 
 def _refused(request: HtmxHttpRequest, game_id: str, actor: Actor, error: Refusal) -> HttpResponse:

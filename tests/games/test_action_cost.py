@@ -3,6 +3,8 @@ no query once a connection with the same viewpoint rendered that version."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from games import actions, broadcast, engine, presence, selectors
@@ -82,7 +84,7 @@ MOVE_QUERIES = 8
 
 
 def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
-    django_user_model, django_assert_max_num_queries, redis_client, client
+    django_user_model, django_assert_max_num_queries, redis_client, client, monkeypatch
 ):
     """The page's POST: the session and account, the game with its seats read once unlocked (who is
     asking, who is present), and the locked action. Nothing is read twice: the answer renders the
@@ -104,10 +106,23 @@ def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
     if name == "move":
         m = engine.legal_moves(state)[0]
         data.update(colour=m.colour, index=m.index)
+    readers = []  # who reads presence (Redis) during the POST
+    read = presence.connected_seats
+
+    def counted(game_id):
+        readers.append(sys._getframe(1).f_code.co_filename)
+        return read(game_id)
+
+    monkeypatch.setattr(presence, "connected_seats", counted)
     with django_assert_max_num_queries(POST_QUERIES):
         answer = client.post(f"/games/{game.pk}/{name}", data, HTTP_HX_REQUEST="true")
     assert answer.status_code == 200, answer.content.decode()[:300]
     assert f'data-version="{game.version + 1}"' in answer.content.decode()
+    # The push reads who is here once; the answer's board shows what it read (both players online).
+    assert sum(r.endswith("games/broadcast.py") for r in readers) == 1
+    assert not [r for r in readers if r.endswith("games/live/fragments.py")]
+    html = answer.content.decode()
+    assert 'data-testid="conn-0">online' in html and 'data-testid="conn-1">online' in html
 
 
 # The session, the account, the game and seats (one query) and the action's own ROLL_QUERIES; the
