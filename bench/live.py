@@ -92,6 +92,13 @@ OPTIONS_RE = re.compile(
 # --- small helpers -----------------------------------------------------------------------------------
 
 
+def random_offsets(seed: int, games: int, interval: float) -> list[float]:
+    """Each game's phase in the interval for `--arrivals random`: the same for every run of a seed
+    (and bench/burst_model.py feeds the same ones to its queues)."""
+    phases = random.Random(seed)
+    return [phases.uniform(0, interval) for _ in range(games)]
+
+
 def percentile(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -765,9 +772,7 @@ class LiveGame:
 class Bench:
     def __init__(self, stack: Stack, via: str, profile: bool = False, seed: int = 1):
         self.stack, self.via, self.profile = stack, via, profile
-        self.phases = random.Random(seed)  # the random arrivals' phases: the same in every run
-        # Drawn once: the floor at random phases meets the same bursts as the real action.
-        self.random_offsets: list[float] | None = None
+        self.seed = seed  # the random arrivals' phases: the same in every run
         self.games: list[LiveGame] = []
         self.window: Window | None = None
         self.stopping = False
@@ -858,9 +863,8 @@ class Bench:
         ):  # the games take turns: the site sees a steady `target` per second
             offsets = [interval * n / len(games) for n in range(len(games))]
         else:  # each game at a random phase of its own: some fall together, every interval again
-            if self.random_offsets is None or len(self.random_offsets) != len(games):
-                self.random_offsets = [self.phases.uniform(0, interval) for _ in games]
-            offsets = self.random_offsets
+            # The same for every random window: the floor meets the bursts the real action met.
+            offsets = random_offsets(self.seed, len(games), interval)
         profiled = self.profile and window.name in PROFILED
         spies = self.spy(window, seconds) if profiled else []
         await asyncio.gather(*(drive(g, offset) for g, offset in zip(games, offsets, strict=True)))
