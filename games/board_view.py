@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections import defaultdict
@@ -9,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from . import engine
 from .board_layout import COLOURS, board_cells, token_cell, track_cell, yards
@@ -147,6 +149,11 @@ def board_context(
     }
 
 
+# Each ground as boards carry it, by its key: a push to a page that shows that ground already carries
+# an empty placeholder instead (games.live.fragments.without_ground), about 15 KB of a board's 26.
+GROUNDS: dict[str, str] = {}
+
+
 @lru_cache(maxsize=64)
 def _ground(corner_colour_items: tuple, playing: frozenset, has_ruleset: bool) -> str:
     """The board under the tokens (yards, squares, centre), rendered once per layout and process: it
@@ -177,7 +184,11 @@ def _ground(corner_colour_items: tuple, playing: frozenset, has_ruleset: bool) -
         yard_list.append(yard)
     centre = [corner_colour.get(k, COLOURS[k]) for k in range(4)]
     layout = {"cells": cells, "yards": yard_list, "centre": centre}
-    return render_to_string("partials/board_ground.svg.html", {"layout": layout})
+    inner = render_to_string("partials/board_ground.svg.html", {"layout": layout})
+    key = hashlib.sha1(inner.encode(), usedforsecurity=False).hexdigest()[:12]
+    markup = mark_safe(f'<g id="board-ground" data-ground="{key}">{inner}</g>')  # noqa: S308  a template's
+    GROUNDS[key] = markup
+    return markup
 
 
 @lru_cache(maxsize=64)

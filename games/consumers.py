@@ -28,6 +28,7 @@ from .broadcast import group_name
 from .errors import Banned
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from .live.fragments import (
+    ground_of,
     render_chat_hidden,
     render_chat_log,
     render_chat_message,
@@ -35,6 +36,7 @@ from .live.fragments import (
     render_socket_name,
     render_toast,
     shared_fragment,
+    without_ground,
 )
 from .live.viewpoint import Viewpoint, viewpoint_for
 from .models import ChatMessage, Game
@@ -91,6 +93,9 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         self.seat_ids: list[int] = []
         self.sent_version = -1
         self.viewpoint: Viewpoint | None = None  # set by the first render; shared renders need it
+        # The board's ground this socket last sent its page in full: later boards with the same ground
+        # go without it (games.live.fragments.without_ground); a resync gets it again.
+        self.ground_sent: str | None = None
         # Seats are taken only while the room is open: once this page has seen the game past that,
         # who it is never changes, and updates need not ask the database again.
         self.seats_settled = False
@@ -273,6 +278,14 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             )
             return
         self.sent_version = version
+        await self._send_live(html)
+
+    async def _send_live(self, html: str) -> None:
+        """A board, without its ground if this socket sent the page that very ground already."""
+        key = ground_of(html)
+        if key is not None and key == self.ground_sent:
+            html = without_ground(html, key)
+        self.ground_sent = key
         await self.send(text_data=html)
 
     async def game_floor(self, event: dict[str, Any]) -> None:
@@ -309,6 +322,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         process's renders of it share; `here`: the seats present as that push read them."""
         if have is not None:
             self.sent_version = have
+            self.ground_sent = None  # a resync: the whole board, ground and all
         html, version = await self._render(notice, version, here)
         if html is None:
             return
@@ -317,7 +331,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         if not force and version <= self.sent_version:
             return
         self.sent_version = max(self.sent_version, version)
-        await self.send(text_data=html)
+        await self._send_live(html)
 
     @db_call
     def _render(

@@ -18,6 +18,7 @@ changes the board but not the game's version.
 from __future__ import annotations
 
 import hashlib
+import re
 from html import escape
 
 from django.template.loader import render_to_string
@@ -25,7 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard.outcomes import Outcome
 
-from .. import caches, presence
+from .. import board_view, caches, presence
 from ..actors import Actor
 from ..broadcast import epoch_ms, fragment_tag
 from ..models import ChatMessage, Game, Seat
@@ -64,6 +65,26 @@ def render_live(
     if oob:
         html = html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
     return html
+
+
+_GROUND = re.compile(r'<g id="board-ground" data-ground="([0-9a-f]+)">')
+
+
+def ground_of(html: str) -> str | None:
+    """The key of the board's ground (the yards, squares and centre under the tokens) in `html`."""
+    found = _GROUND.search(html)
+    return found.group(1) if found else None
+
+
+def without_ground(html: str, key: str) -> str:
+    """The board for a page that shows the ground `key` already: the ground, more than half of a
+    push, as an empty placeholder that htmx keeps the page's own in place of (hx-preserve). The
+    ground depends only on which colours play where, so it is the same from version to version."""
+    markup = board_view.GROUNDS.get(key)
+    if markup is None:  # not made in this process (never so: the board was rendered here)
+        return html
+    kept = f'<g id="board-ground" data-ground="{key}" hx-preserve="true"></g>'
+    return html.replace(markup, kept, 1)
 
 
 def log_items(log: list[tuple[int, str, str]]) -> SafeString:

@@ -366,6 +366,15 @@
       event.detail.shouldSwap = false; // an older board than the one shown: ignore it
       return;
     }
+    // A push may leave out the board's ground (the yards and squares, more than half of it) for the
+    // page to keep its own (hx-preserve): only if the page shows that very ground; otherwise it asks
+    // for the whole board, which a resync always is (games/consumers.py).
+    const kept = incoming.querySelector("#board-ground[hx-preserve]");
+    if (kept && kept.dataset.ground !== document.getElementById("board-ground")?.dataset.ground) {
+      event.detail.shouldSwap = false;
+      liveSocket?.send(JSON.stringify({ resync: -1 }));
+      return;
+    }
     noteFocus();
     rememberPositions();
   });

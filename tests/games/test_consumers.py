@@ -18,7 +18,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from games import actions, actors, broadcast, presence
 from games.models import Game
 from ludopat.asgi import application
-from tests.games.webplay import SEED, fresh, friends_room, member
+from tests.games.webplay import SEED, everyone_here, fresh, friends_room, member
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 HOST = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
@@ -160,6 +160,31 @@ async def test_a_push_reads_presence_once_for_all_its_sockets(django_user_model,
         assert 'data-testid="conn-0">online' in board and 'data-testid="conn-1">online' in board
     for ws in (host_ws, guest_ws, watch_ws):
         await ws.disconnect()
+
+
+async def test_a_push_leaves_out_the_ground_the_socket_sent_its_page_and_a_resync_has_it(
+    django_user_model,
+):
+    """The board's ground (yards, squares, centre: more than half a board) goes to a page once per
+    socket; later pushes carry an empty placeholder the page keeps its own in place of, and a resync
+    (a page that lost track) gets the whole board again."""
+    game, host, _guest, nosy = await room(django_user_model)
+    watch_ws = await connect(game.pk, await database_sync_to_async(session_for)(nosy, "key-n"))
+    whole = await latest(watch_ws)  # the resync's board: the page gets it whole
+    assert 'id="board-ground"' in whole and 'class="cell' in whole and "hx-preserve" not in whole
+    await database_sync_to_async(everyone_here)(game)
+    game = await database_sync_to_async(fresh)(game)
+    await database_sync_to_async(actions.do_roll)(game.pk, member(host), game.version)
+    rolled = (await database_sync_to_async(fresh)(game)).version
+    pushed = await board_at(watch_ws, rolled)
+    key = re.search(r'data-ground="([0-9a-f]+)"', whole).group(1)
+    assert f'<g id="board-ground" data-ground="{key}" hx-preserve="true"></g>' in pushed
+    assert 'class="cell' not in pushed and len(pushed) < len(whole) / 2
+    await drain(watch_ws)
+    await watch_ws.send_to(text_data=json.dumps({"resync": -1}))
+    again = await board_at(watch_ws, rolled)
+    assert 'class="cell' in again and "hx-preserve" not in again
+    await watch_ws.disconnect()
 
 
 async def test_reconnecting_with_an_old_version_gets_the_whole_board(django_user_model):

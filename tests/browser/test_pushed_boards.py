@@ -1,0 +1,117 @@
+"""Pushed boards end where a fresh render does: two friends play duel with a third account watching,
+and after every few actions each page's live board, built from the POST answers and pushes it got
+(most of them without the board's ground, which the page keeps), is the board a fresh render of
+that page gives, element for element."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.play import (
+    act,
+    game_id,
+    log_in,
+    open_duel_room,
+    same_version,
+    start_room,
+    state,
+)
+from tests.factories import make_user
+
+pytestmark = pytest.mark.browser
+
+ACTIONS = 24
+
+# The page's #game-live as a list of (tag, attributes, text), without what only the page's own script
+# or the clock changes: choosers and hints shown or hidden, a selected or dimmed token, a countdown's
+# text, the CSRF token a full page load fills in (htmx sends it in a header), the out-of-band marker.
+NORMALISED_DOM = """
+(html) => {
+  const scripted = new Set(["selected", "shown", "hot", "dim", "rolling", "dragging", "urgent"]);
+  const root = html === null
+    ? document.getElementById("game-live")
+    : new DOMParser().parseFromString(html, "text/html").getElementById("game-live");
+  const out = [];
+  const walk = (el) => {
+    const attrs = [];
+    for (const a of el.attributes) {
+      if (["hidden", "aria-pressed", "hx-swap-oob", "style"].includes(a.name)) continue;
+      if (a.name === "value" && el.name === "csrfmiddlewaretoken") continue;
+      let value = a.value;
+      if (a.name === "class") value = value.split(/\\s+/).filter((c) => c && !scripted.has(c)).join(" ");
+      attrs.push(a.name + "=" + value);
+    }
+    attrs.sort();
+    const timer = el.classList.contains("timer");
+    const text = [...el.childNodes]
+      .filter((n) => n.nodeType === Node.TEXT_NODE)
+      .map((n) => n.textContent.trim())
+      .filter(Boolean)
+      .join(" ");
+    out.push([el.tagName.toLowerCase(), attrs.join(" "), timer ? "" : text]);
+    for (const child of el.children) walk(child);
+  };
+  walk(root);
+  return out;
+}
+"""
+
+
+def fresh_board(page: Page) -> list:
+    """The board a fresh render gives this page's viewer now (the board's own URL, as on a resync)."""
+    html = page.evaluate(
+        "async (url) => (await fetch(url, {headers: {'HX-Request': 'true'}})).text()",
+        page.locator("#game-live").get_attribute("data-live-url"),
+    )
+    return page.evaluate(NORMALISED_DOM, html)
+
+
+def shown_board(page: Page) -> list:
+    return page.evaluate(NORMALISED_DOM, None)
+
+
+def count_board_frames(page: Page) -> dict[str, int]:
+    """Boards the page's socket receives, whole and without their ground."""
+    frames = {"whole": 0, "without_ground": 0}
+
+    def on_frame(payload) -> None:
+        text = payload if isinstance(payload, str) else ""
+        if 'id="game-live"' not in text:
+            return
+        if 'id="board-ground"' in text and 'hx-preserve="true"' in text:
+            frames["without_ground"] += 1
+        elif 'id="board-ground"' in text:
+            frames["whole"] += 1
+
+    page.on("websocket", lambda ws: ws.on("framereceived", on_frame))
+    return frames
+
+
+def test_every_page_shows_what_a_fresh_render_shows_after_live_play(new_page, server):
+    server(make_user, "carol")
+    alice, bob = open_duel_room(new_page, server)
+    carol = new_page()
+    frames = count_board_frames(carol)
+    log_in(carol, "carol")
+    carol.goto(f"/games/{game_id(alice)}/")
+    expect(carol.locator("#game-live")).to_have_attribute("data-status", "open")
+    start_room(alice, bob)
+    ground = carol.locator("#board-ground").get_attribute("data-ground")
+
+    for n in range(ACTIONS):
+        player, other = (alice, bob) if state(alice)["myTurn"] == "1" else (bob, alice)
+        if state(player)["canRoll"] == "1":
+            act(player, player.get_by_test_id("roll"))
+        else:
+            act(player, player.locator(".token-button.movable").first)
+        same_version(player, other)
+        same_version(player, carol)
+        if n % 6 == 5 or n == ACTIONS - 1:
+            for page in (alice, bob, carol):
+                assert shown_board(page) == fresh_board(page), f"after action {n + 1}"
+
+    # The spectator's board came by pushes alone, most of them without the ground, which it kept.
+    assert frames["without_ground"] >= ACTIONS // 2, frames
+    expect(carol.locator("#board-ground")).to_have_attribute("data-ground", ground)
+    assert carol.locator("#board-ground rect.cell").count() == 52 + 20  # track and home columns
