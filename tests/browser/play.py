@@ -186,3 +186,15 @@ def act(page: Page, target, timeout: float = 10_000) -> None:
     if version(page) <= before:
         refusal = page.get_by_test_id("toast").inner_text()
         raise AssertionError(f"the action was refused: {refusal!r}")
+
+
+def play_a_turn(alice: Page, bob: Page) -> tuple[Page, Page]:
+    """Whichever of the two is to play rolls, or moves their first movable token, and the other's
+    page shows the new board: (the one who acted, the other)."""
+    player, other = (alice, bob) if state(alice)["myTurn"] == "1" else (bob, alice)
+    if state(player)["canRoll"] == "1":
+        act(player, player.get_by_test_id("roll"))
+    else:
+        act(player, player.locator(".token-button.movable").first)
+    same_version(player, other)
+    return player, other

@@ -9,13 +9,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.play import (
-    act,
     game_id,
     log_in,
     open_duel_room,
+    play_a_turn,
     same_version,
     start_room,
-    state,
 )
 from tests.factories import make_user
 
@@ -100,12 +99,7 @@ def test_every_page_shows_what_a_fresh_render_shows_after_live_play(new_page, se
     ground = carol.locator("#board-ground").get_attribute("data-ground")
 
     for n in range(ACTIONS):
-        player, other = (alice, bob) if state(alice)["myTurn"] == "1" else (bob, alice)
-        if state(player)["canRoll"] == "1":
-            act(player, player.get_by_test_id("roll"))
-        else:
-            act(player, player.locator(".token-button.movable").first)
-        same_version(player, other)
+        player, _other = play_a_turn(alice, bob)
         same_version(player, carol)
         if n % 6 == 5 or n == ACTIONS - 1:
             for page in (alice, bob, carol):

@@ -8,11 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.play import (
-    act,
     alice_and_bob,
     live,
-    same_version,
-    state,
+    play_a_turn,
 )
 from tests.ledger_checks import assert_ledger_ok
 
@@ -43,12 +41,7 @@ def test_a_staked_room_from_lobby_to_payout(new_page, server, shoot):
     shoot(bob, "staked-room-playing")
 
     for _ in range(TURNS):
-        player, other = (alice, bob) if state(alice)["myTurn"] == "1" else (bob, alice)
-        if state(player)["canRoll"] == "1":
-            act(player, player.get_by_test_id("roll"))
-        else:
-            act(player, player.locator(".token-button.movable").first)
-        same_version(player, other)
+        play_a_turn(alice, bob)
 
     bob.once("dialog", lambda dialog: dialog.accept())  # "Resign this game?"
     bob.get_by_test_id("resign").click()

@@ -111,13 +111,19 @@ def room(django_user_model):
     return game, host, guest, nosy
 
 
+async def three_pages(game, host, guest, nosy):
+    """The host's, the guest's and a spectator's sockets, each with the board it opened with read."""
+    sockets = []
+    for user, key in ((host, "key-h"), (guest, "key-g"), (nosy, "key-n")):
+        sockets.append(await connect(game.pk, await database_sync_to_async(session_for)(user, key)))
+    for ws in sockets:
+        await drain(ws)
+    return sockets
+
+
 async def test_a_roll_reaches_every_connection_each_with_its_own_viewpoint(django_user_model):
     game, host, guest, nosy = await room(django_user_model)
-    host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
-    guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
-    watch_ws = await connect(game.pk, await database_sync_to_async(session_for)(nosy, "key-n"))
-    for ws in (host_ws, guest_ws, watch_ws):
-        await drain(ws)
+    host_ws, guest_ws, watch_ws = await three_pages(game, host, guest, nosy)
     await database_sync_to_async(actions.do_roll)(game.pk, member(host), game.version)
     now = (await database_sync_to_async(fresh)(game)).version
     boards = [await board_at(ws, now) for ws in (host_ws, guest_ws, watch_ws)]
@@ -137,11 +143,7 @@ async def test_a_push_reads_presence_once_for_all_its_sockets(django_user_model,
     """The sockets render the push's version with the presence the push read (one Redis read per
     push, not one per socket), and their boards show both players online."""
     game, host, guest, nosy = await room(django_user_model)
-    host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
-    guest_ws = await connect(game.pk, await database_sync_to_async(session_for)(guest, "key-g"))
-    watch_ws = await connect(game.pk, await database_sync_to_async(session_for)(nosy, "key-n"))
-    for ws in (host_ws, guest_ws, watch_ws):
-        await drain(ws)
+    host_ws, guest_ws, watch_ws = await three_pages(game, host, guest, nosy)
     readers = []
     read = presence.connected_seats
 
