@@ -25,7 +25,7 @@ from .actors import Actor, actor_for
 from .errors import GameError
 from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm, RoundForm, SetupForm
 from .htmx import HtmxHttpRequest
-from .live.fragments import render_live, with_page_token
+from .live.fragments import ground_of, render_live, with_page_token, without_ground
 from .live.presenter import chat_context
 from .live.viewpoint import viewpoint_for
 from .models import Game, Seat
@@ -210,8 +210,11 @@ def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
     if game is None:  # games are never deleted; for mypy
         return _not_found(request)
     here = answer.presence.get((game_id, game.version))  # as the push of this version read it
-    vp = viewpoint_for(game, seats, actor)
-    return HttpResponse(render_live(game, vp, seats=seats, connected=here))
+    html = render_live(game, viewpoint_for(game, seats, actor), seats=seats, connected=here)
+    ground = request.headers.get("X-Board-Ground", "")
+    if ground and ground == ground_of(html):  # the page shows this ground: htmx keeps it
+        html = without_ground(html, ground)
+    return HttpResponse(html)
 
 
 def _refused(request: HtmxHttpRequest, game_id: str, actor: Actor, error: Refusal) -> HttpResponse:

@@ -393,6 +393,14 @@
       event.detail.shouldSwap = false;
       return;
     }
+    // An answer without the ground the page no longer shows (a push changed it meanwhile): the whole
+    // board instead, by a resync.
+    const kept = /data-ground="([0-9a-f]+)" hx-preserve/.exec(xhr.responseText || "");
+    if (kept && kept[1] !== document.getElementById("board-ground")?.dataset.ground) {
+      event.detail.shouldSwap = false;
+      liveSocket?.send(JSON.stringify({ resync: -1 }));
+      return;
+    }
     noteFocus();
     rememberPositions();
   });
@@ -534,9 +542,13 @@
   // --- the connection ---------------------------------------------------------------------------------
   const conn = document.getElementById("conn-state");
   // Our POSTs name this page's socket: the server then doesn't push it the board the answer carries.
+  // They name the board's ground the page shows too: the answer then leaves it out (hx-preserve).
   document.body.addEventListener("htmx:configRequest", (event) => {
+    if (event.detail.verb !== "post") return;
     const name = document.getElementById("live-socket")?.dataset.channel;
-    if (name && event.detail.verb === "post") event.detail.headers["X-Live-Socket"] = name;
+    if (name) event.detail.headers["X-Live-Socket"] = name;
+    const ground = document.getElementById("board-ground")?.dataset.ground;
+    if (ground) event.detail.headers["X-Board-Ground"] = ground;
   });
   // 4503 closes in a row (such a socket opens, then closes at once): each retry waits longer, up to
   // about a minute, until a message arrives.

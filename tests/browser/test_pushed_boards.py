@@ -5,7 +5,10 @@ that page gives, element for element."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from tests.browser.play import (
@@ -87,6 +90,20 @@ def count_board_frames(page: Page) -> dict[str, int]:
     return frames
 
 
+def count_answers_without_ground(page: Page) -> list[int]:
+    """The page's POST answers that left out the board's ground (the page named it)."""
+    found = [0]
+
+    def on_response(response) -> None:
+        if response.request.method == "POST" and response.ok:
+            with contextlib.suppress(PlaywrightError):  # a redirect or a closed page has no body
+                if 'hx-preserve="true"' in response.text():
+                    found[0] += 1
+
+    page.on("response", on_response)
+    return found
+
+
 def test_every_page_shows_what_a_fresh_render_shows_after_live_play(new_page, server):
     server(make_user, "carol")
     alice, bob = open_duel_room(new_page, server)
@@ -95,6 +112,7 @@ def test_every_page_shows_what_a_fresh_render_shows_after_live_play(new_page, se
     log_in(carol, "carol")
     carol.goto(f"/games/{game_id(alice)}/")
     expect(carol.locator("#game-live")).to_have_attribute("data-status", "open")
+    answers = [count_answers_without_ground(page) for page in (alice, bob)]
     start_room(alice, bob)
     ground = carol.locator("#board-ground").get_attribute("data-ground")
 
@@ -105,7 +123,9 @@ def test_every_page_shows_what_a_fresh_render_shows_after_live_play(new_page, se
             for page in (alice, bob, carol):
                 assert shown_board(page) == fresh_board(page), f"after action {n + 1}"
 
-    # The spectator's board came by pushes alone, most of them without the ground, which it kept.
+    # The spectator's board came by pushes alone, most of them without the ground, which it kept;
+    # the players' answers left it out too.
     assert frames["without_ground"] >= ACTIONS // 2, frames
+    assert sum(found[0] for found in answers) >= ACTIONS // 2, answers
     expect(carol.locator("#board-ground")).to_have_attribute("data-ground", ground)
     assert carol.locator("#board-ground rect.cell").count() == 52 + 20  # track and home columns

@@ -3,6 +3,7 @@ no query once a connection with the same viewpoint rendered that version."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -178,3 +179,41 @@ def test_a_version_no_turn_made_is_read_once_for_all_its_renders(
     with django_assert_num_queries(0):
         again, _ = selectors.game_and_seats_at(game.pk, game.version)
     assert first.version == again.version == game.version and len(seats) == 2
+
+
+def test_a_posts_answer_leaves_out_the_ground_the_page_shows(
+    django_user_model, redis_client, client
+):
+    """The page names the board's ground it shows (X-Board-Ground): the answer carries an empty
+    placeholder htmx keeps it in place of; a page that names another ground gets the whole board."""
+    host = member(django_user_model.objects.create_user("hostess"))
+    guest = member(django_user_model.objects.create_user("guesto"))
+    game = friends_room(host, [guest])
+    everyone_here(game)
+
+    def act(shown_ground: str | None) -> tuple[str, str]:
+        """The next action by whoever is to play, from their page, naming `shown_ground`."""
+        now = fresh(game)
+        state = actions.engine_state(now)
+        seat = actions.turn_seat(now, list(now.seats.all()), state)
+        client.force_login(django_user_model.objects.get(pk=seat.user_id))
+        page = client.get(f"/games/{now.pk}/").content.decode()
+        data = {"version": now.version}
+        name = "roll"
+        if not (engine.can_roll(state) and not engine.legal_moves(state)):
+            m = engine.legal_moves(state)[0]
+            name, data = "move", {**data, "colour": m.colour, "index": m.index}
+        ground = re.search(r'id="board-ground" data-ground="([0-9a-f]+)"', page).group(1)
+        headers = {"HTTP_X_BOARD_GROUND": ground if shown_ground is None else shown_ground}
+        answer = client.post(f"/games/{now.pk}/{name}", data, HTTP_HX_REQUEST="true", **headers)
+        assert answer.status_code == 200, answer.content.decode()[:300]
+        html = answer.content.decode()
+        assert f'data-version="{now.version + 1}"' in html
+        assert 'class="cell' in page  # the page itself is always whole
+        return html, ground
+
+    answer, ground = act(None)  # the page names the ground it shows
+    assert f'<g id="board-ground" data-ground="{ground}" hx-preserve="true"></g>' in answer
+    assert 'class="cell' not in answer
+    whole, _ = act("0123456789ab")  # not this board's ground
+    assert 'class="cell' in whole and "hx-preserve" not in whole
