@@ -53,7 +53,7 @@ def _token(t: Mapping[str, Any]) -> str:
         classes += " last-moved"
     small = t["small"]
     hit = '<rect class="hit" x="-20" y="-20" width="40" height="40"/>' if t["movable"] else ""
-    # int(): the template's `add` filter made the halo's radius so (int(r) + 6), and the DOM stays
+    # int(r) + 6: what the template's `add` filter made of the halo's radius, so the DOM is unchanged
     halo = f'<circle class="halo" r="{int(r) + 6}"/>' if t["movable"] else ""
     label_class = "token-label small" if small else "token-label"
     return (

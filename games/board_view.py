@@ -150,7 +150,7 @@ def board_context(
 
 
 # Each ground as boards carry it, by its key: a push to a page that shows that ground already carries
-# an empty placeholder instead (games.live.fragments.without_ground), about 15 KB of a board's 26.
+# an empty placeholder instead (games.live.fragments.for_page_showing), about 15 KB of a board's 26.
 GROUNDS: dict[str, str] = {}
 
 

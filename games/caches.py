@@ -43,6 +43,7 @@ with `clear_all`.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,7 +136,7 @@ def clear_all() -> None:
 
 def _values(obj: Any) -> tuple[Any, ...]:
     # JSON columns hold lists and dicts: kept as a copy, and copied again for each reader (build).
-    return tuple(_copied(tuple(getattr(obj, f.attname) for f in obj._meta.concrete_fields)))
+    return tuple(_copied(getattr(obj, f.attname) for f in obj._meta.concrete_fields))
 
 
 def _instance(model: Any, values: tuple[Any, ...]) -> Any:
@@ -143,7 +144,7 @@ def _instance(model: Any, values: tuple[Any, ...]) -> Any:
     return model.from_db("default", names, _copied(values))
 
 
-def _copied(values: tuple[Any, ...]) -> list[Any]:
+def _copied(values: Iterable[Any]) -> list[Any]:
     """The values with each list and dict (a JSON column's) deep-copied; the rest (numbers, strings,
     datetimes, UUIDs) are immutable and shared. Deep-copying every column cost more than building the
     objects did."""

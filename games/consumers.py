@@ -28,6 +28,7 @@ from .broadcast import group_name
 from .errors import Banned
 from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from .live.fragments import (
+    for_page_showing,
     ground_of,
     render_chat_hidden,
     render_chat_log,
@@ -36,7 +37,6 @@ from .live.fragments import (
     render_socket_name,
     render_toast,
     shared_fragment,
-    without_ground,
 )
 from .live.viewpoint import Viewpoint, viewpoint_for
 from .models import ChatMessage, Game
@@ -94,7 +94,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         self.sent_version = -1
         self.viewpoint: Viewpoint | None = None  # set by the first render; shared renders need it
         # The board's ground this socket last sent its page in full: later boards with the same ground
-        # go without it (games.live.fragments.without_ground); a resync gets it again.
+        # go without it (games.live.fragments.for_page_showing); a resync gets it again.
         self.ground_sent: str | None = None
         # Seats are taken only while the room is open: once this page has seen the game past that,
         # who it is never changes, and updates need not ask the database again.
@@ -282,11 +282,8 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
 
     async def _send_live(self, html: str) -> None:
         """A board, without its ground if this socket sent the page that very ground already."""
-        key = ground_of(html)
-        if key is not None and key == self.ground_sent:
-            html = without_ground(html, key)
-        self.ground_sent = key
-        await self.send(text_data=html)
+        shown, self.ground_sent = self.ground_sent, ground_of(html)
+        await self.send(text_data=for_page_showing(html, shown))
 
     async def game_floor(self, event: dict[str, Any]) -> None:
         """bench/live.py's floor push (games.bench_floor, only with LUDOPAT_BENCH_FLOOR=1): forwarded as

@@ -25,7 +25,7 @@ from .actors import Actor, actor_for
 from .errors import GameError
 from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm, RoundForm, SetupForm
 from .htmx import HtmxHttpRequest
-from .live.fragments import ground_of, render_live, with_page_token, without_ground
+from .live.fragments import for_page_showing, render_live, with_page_token
 from .live.presenter import chat_context
 from .live.viewpoint import viewpoint_for
 from .models import Game, Seat
@@ -211,10 +211,8 @@ def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
         return _not_found(request)
     here = answer.presence.get((game_id, game.version))  # as the push of this version read it
     html = render_live(game, viewpoint_for(game, seats, actor), seats=seats, connected=here)
-    ground = request.headers.get("X-Board-Ground", "")
-    if ground and ground == ground_of(html):  # the page shows this ground: htmx keeps it
-        html = without_ground(html, ground)
-    return HttpResponse(html)
+    # The page names the board's ground it shows: the answer leaves it out if it is this one.
+    return HttpResponse(for_page_showing(html, request.headers.get("X-Board-Ground")))
 
 
 def _refused(request: HtmxHttpRequest, game_id: str, actor: Actor, error: Refusal) -> HttpResponse:

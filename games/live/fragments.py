@@ -76,10 +76,14 @@ def ground_of(html: str) -> str | None:
     return found.group(1) if found else None
 
 
-def without_ground(html: str, key: str) -> str:
-    """The board for a page that shows the ground `key` already: the ground, more than half of a
-    push, as an empty placeholder that htmx keeps the page's own in place of (hx-preserve). The
-    ground depends only on which colours play where, so it is the same from version to version."""
+def for_page_showing(html: str, shown_ground: str | None) -> str:
+    """The board `html` for a page that shows the ground `shown_ground` (None: unknown): if that is
+    this board's ground, the ground, more than half of a board, goes as an empty placeholder that
+    htmx keeps the page's own in place of (hx-preserve); else the whole board. The ground depends
+    only on which colours play where, so it is the same from version to version."""
+    key = ground_of(html)
+    if key is None or key != shown_ground:
+        return html
     markup = board_view.GROUNDS.get(key)
     if markup is None:  # not made in this process (never so: the board was rendered here)
         return html
