@@ -37,7 +37,7 @@ from ..staking.commitments import refuse_other_commitments
 from ..staking.rooms import open_entry_of
 from ..staking.rules import account_of, check_stake_for, needs_account
 from ..task_queue import send_task
-from . import bracket, live
+from . import bracket, live, starting_soon
 from .models import Tournament, TournamentEntry, TournamentMatch
 from .rules import DEFAULT_TIMER, parse_buy_in, parse_size, parse_timer, start_delay
 
@@ -122,8 +122,14 @@ def register(actor: Actor, tournament_id: object) -> TournamentEntry:
         pools.buy_in(
             tournament.pool, user_id, tournament.buy_in, f"Tournament #{tournament.pk} buy-in"
         )
-        if len(entrants) + 1 == tournament.size and tournament.scheduled_for is None:
-            _count_down(tournament, [*entrants, user_id])
+        players = [*entrants, user_id]
+        if len(players) == tournament.size and tournament.scheduled_for is None:
+            _count_down(tournament, players)
+        elif starting_soon.told_already(tournament, now := timezone.now()):
+            # Registered after the "starts in N s" notice: told too; and if this seat was the last,
+            # everyone, whose notice said the start hung on it.
+            full = len(players) == tournament.size
+            starting_soon.tell_on_commit(tournament, players if full else [user_id], players, now)
         bracket.changed(tournament)
         return entry
 
@@ -159,7 +165,11 @@ def leave(actor: Actor, tournament_id: object) -> Tournament:
         pools.give_back(
             tournament.pool, user_id, tournament.buy_in, f"Left tournament #{tournament.pk}"
         )
-        if tournament.scheduled_for is None and tournament.starts_at is not None:
+        if starting_soon.told_already(tournament, now := timezone.now()):
+            # Told it starts in a few seconds: now it does only if this seat fills again.
+            others = list(tournament.entries.values_list("user_id", flat=True))
+            starting_soon.tell_on_commit(tournament, others, others, now)
+        elif tournament.scheduled_for is None and tournament.starts_at is not None:
             tournament.starts_at = None  # not full any more: the countdown stops
             others = list(tournament.entries.values_list("user_id", flat=True))
             live.tell_on_commit(

@@ -8,11 +8,10 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from django.core.cache import cache
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from . import bracket, live
+from . import starting_soon
 from .models import Tournament
 from .rules import start_delay
 from .starting import do_start
@@ -44,37 +43,18 @@ def tell_starting_soon(now: datetime | None = None) -> int:
         status=Tournament.Status.OPEN,
         scheduled_for__isnull=False,
         starts_at__gt=now,
-        starts_at__lte=now + timedelta(seconds=start_delay()),
+        starts_at__lte=now + timedelta(seconds=start_delay()),  # starting_soon.counting_down
     )
     told = 0
     for tournament in soon.order_by("pk"):
         try:
-            first = cache.add(
-                f"tournaments:told-soon:{tournament.pk}:{tournament.starts_at}", 1, 600
-            )
+            first = starting_soon.first_telling(tournament)
         except RedisError:
             log.warning("the cache is down: tournament %s starts without a notice", tournament.pk)
             return told
         if not first:
             continue
         players = list(tournament.entries.values_list("user_id", flat=True))
-        live.tell_on_commit(
-            players,
-            _starting_in(tournament, players, now),
-            bracket.bracket_url(tournament),
-            "See the bracket",
-        )
+        starting_soon.tell_on_commit(tournament, players, players, now)
         told += 1
     return told
-
-
-def _starting_in(tournament: Tournament, players: list[int], now: datetime) -> str:
-    seconds = max(1, round((tournament.starts_at - now).total_seconds()))  # type: ignore[operator]
-    missing = tournament.size - len(players)
-    if not missing:
-        return f"Tournament #{tournament.pk} starts in {seconds} s."
-    return (
-        f"Tournament #{tournament.pk} starts in {seconds} s if its last "
-        f"{missing} seat{'s' if missing > 1 else ''} fill; if not, it is cancelled and every "
-        "buy-in comes back."
-    )

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.tournaments.models import Tournament
-from games.tournaments.registration import open_tournament, register
+from games.tournaments.registration import leave, open_tournament, register
 from games.tournaments.sweeper import tell_starting_soon
 from ludopat.asgi import application
 from tests.games.test_consumers import HOST, session_for
@@ -95,6 +95,74 @@ async def test_a_scheduled_tournaments_players_are_told_once_seconds_before_it_s
     assert re.search(rf"Tournament #{tournament.pk} starts in [56] s\.", notice)
     assert await database_sync_to_async(tell_starting_soon)() == 0  # once
     assert (await database_sync_to_async(Tournament.objects.get)(pk=later.pk)).status == "open"
+    await page.disconnect()
+
+
+async def notices_within(ws: WebsocketCommunicator, seconds: float = 1.0) -> list[str]:
+    """The notices this page receives in the next `seconds` (bracket updates aside)."""
+    received = []
+    while not await ws.receive_nothing(timeout=seconds):
+        message = await ws.receive_from()
+        if "tournament-notice" in message:
+            received.append(message)
+    return received
+
+
+def scheduled_soon(people, seconds: float) -> Tournament:
+    """A scheduled tournament of four with `people` registered, `seconds` before its time."""
+    tournament = open_tournament(4, 100, scheduled_for=timezone.now() + timedelta(1))
+    for actor in people:
+        register(actor, tournament.pk)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        starts_at=timezone.now() + timedelta(seconds=seconds)
+    )
+    return tournament
+
+
+async def test_who_registers_or_leaves_after_the_starting_soon_notice_changes_what_players_are_told():
+    people = await database_sync_to_async(players)(4)
+    early = await database_sync_to_async(scheduled_soon)(people[:2], 8)
+    pages = []
+    for actor in people:
+        user = await database_sync_to_async(User.objects.get)(pk=actor.user_id)
+        pages.append(await watch(early.pk, await database_sync_to_async(session_for)(user)))
+        await until(pages[-1], 'id="bracket-live"')
+
+    assert await database_sync_to_async(tell_starting_soon)() == 1
+    for page in pages[:2]:
+        told = await until(page, "tournament-notice")
+        assert "if its last 2 seats fill" in told
+
+    # A third player, after the notice: told as the others were; the others are told nothing new.
+    await database_sync_to_async(register)(people[2], early.pk)
+    told = await until(pages[2], "tournament-notice")
+    assert re.search(rf"Tournament #{early.pk} starts in [5-8] s if its last 1 seat fill", told)
+    assert await notices_within(pages[0]) == []
+
+    # The last seat: everyone's start no longer hangs on it.
+    await database_sync_to_async(register)(people[3], early.pk)
+    for page in pages:
+        told = await until(page, "tournament-notice")
+        assert re.search(rf"Tournament #{early.pk} starts in [4-8] s\. <a", told)
+
+    # One leaves: the others learn the start hangs on a seat again; the one who left is not told.
+    await database_sync_to_async(leave)(people[1], early.pk)
+    for page in (pages[0], pages[2], pages[3]):
+        told = await until(page, "tournament-notice")
+        assert "if its last 1 seat fill; if not, it is cancelled" in told
+    assert await notices_within(pages[1]) == []
+    for page in pages:
+        await page.disconnect()
+
+
+async def test_registering_before_the_starting_soon_notice_tells_no_one_yet():
+    people = await database_sync_to_async(players)(3)
+    later = await database_sync_to_async(scheduled_soon)(people[:2], 8)
+    user = await database_sync_to_async(User.objects.get)(pk=people[2].user_id)
+    page = await watch(later.pk, await database_sync_to_async(session_for)(user))
+    await until(page, 'id="bracket-live"')
+    await database_sync_to_async(register)(people[2], later.pk)
+    assert await notices_within(page) == []  # beat's sweep tells everyone, this player included
     await page.disconnect()
 
 
