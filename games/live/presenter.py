@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django.conf import settings
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 
 from accounts.sanctions import mute_notice_for
 from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
@@ -280,13 +280,14 @@ _URL_NAMES = {
 
 
 def _urls(game: Game) -> Mapping[str, str]:
-    return _urls_of(game.pk)
+    return _urls_of(game.pk, get_script_prefix())
 
 
 @lru_cache(maxsize=4096)
-def _urls_of(game_id: str) -> Mapping[str, str]:
+def _urls_of(game_id: str, script_prefix: str) -> Mapping[str, str]:
     """A game's form addresses never change: worked out once per game and process (fifteen reverses
-    on every render were a tenth of its cost)."""
+    on every render were a tenth of its cost). Per script prefix too, which `reverse` puts in front
+    (a site served under /ludo/ by its proxy: each request's own)."""
     return MappingProxyType(
         {key: reverse(name, args=[game_id]) for key, name in _URL_NAMES.items()}
     )

@@ -8,6 +8,7 @@ import itertools
 import re
 
 import pytest
+from django.urls import set_script_prefix
 
 from games import actions
 from games.board_view import board_context
@@ -84,3 +85,19 @@ def test_finished_tokens_sit_apart_on_their_triangle(count):
         for a, b in itertools.combinations(tokens, 2):
             gap = ((a["cx"] - b["cx"]) ** 2 + (a["cy"] - b["cy"]) ** 2) ** 0.5
             assert gap >= a["r"] + b["r"], (colour, a, b)
+
+
+def test_the_forms_post_under_the_script_prefix_of_the_request_that_renders_them(django_user_model):
+    """A site served under a prefix (its proxy's /ludo/) posts there, whichever prefix the process
+    rendered the same game's board under before: the addresses are kept per game and prefix."""
+    alice = member(django_user_model.objects.create_user("alice"))
+    game = friends_room(alice, start=False)
+    leave_at = f'action="/games/{game.pk}/leave"'
+    assert leave_at in board_for(game, alice)
+    set_script_prefix("/ludo/")
+    try:
+        board = board_for(game, alice)
+        assert f'action="/ludo/games/{game.pk}/leave"' in board and leave_at not in board
+    finally:
+        set_script_prefix("/")
+    assert leave_at in board_for(game, alice)
