@@ -9,11 +9,11 @@ highest rating shown, so the change reads at a glance.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, timedelta
+from datetime import UTC, date
 from typing import Any
 
-from django.db.models import Max
-from django.db.models.functions import TruncDate
+from django.db.models import DateField, Max, Min
+from django.db.models.functions import TruncDate, TruncMonth, TruncWeek
 
 from accounts.models import User
 from games.models import RULESET_NAMES
@@ -32,59 +32,91 @@ class RatingPoint:
     percent: str  # the bar's length, between the lowest and highest value shown
 
 
-def rating_chart(points: list[tuple[date, float]]) -> dict[str, Any]:
-    """`points`: (day, mu after a rated round), oldest first. Rows newest first."""
-    if not points:
+@dataclass(frozen=True)
+class RatedStretch:
+    """A part of a player's rated results in one rule set, week and month (a week may straddle two
+    months): its last result's id and its first and last day."""
+
+    week: date
+    month: date
+    last: int
+    first_day: date
+    last_day: date
+
+
+def rated_stretches(player: User) -> dict[str, list[RatedStretch]]:
+    """The player's rated results per rule set, grouped by the database by week and month from the
+    `result_player_rated` index: a few rows per month of play, however many rounds fill it."""
+    rows = (
+        Result.objects.filter(user=player, rating_mu__isnull=False)
+        .annotate(
+            week=TruncWeek("finished_at", output_field=DateField(), tzinfo=UTC),
+            month=TruncMonth("finished_at", output_field=DateField(), tzinfo=UTC),
+        )
+        .values("ruleset", "week", "month")
+        .annotate(
+            last=Max("pk"),
+            first_day=Min(TruncDate("finished_at", tzinfo=UTC)),
+            last_day=Max(TruncDate("finished_at", tzinfo=UTC)),
+        )
+        .values_list("ruleset", "week", "month", "last", "first_day", "last_day")
+    )
+    stretches: dict[str, list[RatedStretch]] = {}
+    for ruleset, *stretch in rows:
+        stretches.setdefault(ruleset, []).append(RatedStretch(*stretch))
+    return stretches
+
+
+def chart_periods(stretches: list[RatedStretch]) -> tuple[bool, dict[date, int]]:
+    """(weekly?, {period: the id of its last rated result}) of the newest MAX_ROWS periods: weeks for
+    a history shorter than MAX_ROWS weeks, months for a longer one."""
+    first = min(s.first_day for s in stretches)
+    weekly = (max(s.last_day for s in stretches) - first).days < 7 * MAX_ROWS
+    last: dict[date, int] = {}
+    for s in stretches:
+        key = s.week if weekly else s.month
+        last[key] = max(last.get(key, 0), s.last)
+    return weekly, {key: last[key] for key in sorted(last, reverse=True)[:MAX_ROWS]}
+
+
+def rating_chart(weekly: bool, mus: dict[date, float]) -> dict[str, Any]:
+    """{period: mu after its last rated round}, newest first: the chart's rows."""
+    if not mus:
         return {"unit": "week", "rows": []}
-    weekly = (points[-1][0] - points[0][0]).days < 7 * MAX_ROWS
-    last: dict[date, float] = {}
-    for day, mu in points:
-        key = day - timedelta(days=day.weekday()) if weekly else day.replace(day=1)
-        last[key] = mu  # the period's last rated round
-    newest = sorted(last, reverse=True)[:MAX_ROWS]
-    values = {k: shown(last[k]) for k in newest}
+    values = {k: shown(mu) for k, mu in mus.items()}
     low, high = min(values.values()), max(values.values())
     rows = [
         RatingPoint(
             f"{k.day} {k:%b %Y}" if weekly else f"{k:%b %Y}",
             k,
-            values[k],
+            value,
             # A sliver for the lowest, the full bar for the highest.
-            f"{5 + 95 * (values[k] - low) / (high - low):.1f}" if high > low else "100",
+            f"{5 + 95 * (value - low) / (high - low):.1f}" if high > low else "100",
         )
-        for k in newest
+        for k, value in values.items()
     ]
     return {"unit": "week" if weekly else "month", "rows": rows}
 
 
-def rated_days(player: User) -> dict[str, list[tuple[date, float]]]:
-    """(day, mu after the day's last rated round) per rule set, oldest first, for `rating_chart`
-    (which keeps each period's last). The database groups the player's rated results by day from the
-    `result_player_rated` index and sends the last of each day: a busy player's thousands of rounds
-    are neither read from the table nor sent."""
-    last_of_day = (
-        Result.objects.filter(user=player, rating_mu__isnull=False)
-        .annotate(day=TruncDate("finished_at", tzinfo=UTC))
-        .values("ruleset", "day")
-        .annotate(last=Max("pk"))
-        .values_list("last", flat=True)
-    )
-    history: dict[str, list[tuple[date, float]]] = {}
-    rows = (
-        Result.objects.filter(pk__in=list(last_of_day))
-        .order_by("pk")
-        .values_list("ruleset", "finished_at", "rating_mu")
-    )
-    for ruleset, when, mu in rows:
-        if mu is not None:
-            history.setdefault(ruleset, []).append((when.date(), mu))
-    return history
+def rating_charts(player: User) -> dict[str, dict[str, Any]]:
+    """Each rule set's rating chart: one row per week the player was rated in (the rating at its last
+    rated round), or per month for a longer history, the newest MAX_ROWS. Two reads whatever the
+    history: the stretches, then the ratings of the few results that end a period shown."""
+    periods = {ruleset: chart_periods(s) for ruleset, s in rated_stretches(player).items()}
+    ids = [pk for _, ends in periods.values() for pk in ends.values()]
+    mus = dict(Result.objects.filter(pk__in=ids).values_list("pk", "rating_mu"))
+    return {
+        ruleset: rating_chart(
+            weekly, {k: mus[pk] for k, pk in ends.items() if mus.get(pk) is not None}
+        )
+        for ruleset, (weekly, ends) in periods.items()
+    }
 
 
 def player_ratings(player: User) -> list[dict[str, Any]]:
     """The player's rating per rule set they were rated in, each with its chart."""
     pending = recalculating()
-    history = rated_days(player)
+    charts = rating_charts(player)
     out = []
     for rating in Rating.objects.filter(user=player, games__gt=0).order_by("ruleset"):
         out.append(
@@ -95,7 +127,7 @@ def player_ratings(player: User) -> list[dict[str, Any]]:
                 "games": rating.games,
                 "provisional": is_provisional(rating.sigma),
                 "recalculating": rating.ruleset in pending,
-                "chart": rating_chart(history.get(rating.ruleset, [])),
+                "chart": charts.get(rating.ruleset) or rating_chart(True, {}),
             }
         )
     return out

@@ -4,7 +4,7 @@ change at the end of a rated round, the rating board of /leaderboard/ and the pl
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
@@ -18,7 +18,7 @@ from games.staking.rooms import join_staked_room
 from leaderboard.models import Rating, RatingReplay, Result
 from leaderboard.ratings import board
 from leaderboard.ratings.board_version import forget_board
-from leaderboard.ratings.player import rated_days, rating_chart
+from leaderboard.ratings.player import rating_charts
 from leaderboard.ratings.scale import shown
 from leaderboard.results import remove_round
 from tests.factories import seasoned_account, staked_room
@@ -216,7 +216,7 @@ def test_the_player_page_shows_each_rating_its_chart_and_recalculating(client):
     assert "recalculating" in text(client.get("/u/ann/").content.decode())
 
 
-def test_the_rating_chart_keeps_the_last_rating_of_each_day_read_grouped(
+def test_the_rating_chart_keeps_the_last_rating_of_each_week_read_grouped(
     django_assert_max_num_queries,
 ):
     ann, ben = accounts("ann", "ben")
@@ -226,16 +226,32 @@ def test_the_rating_chart_keeps_the_last_rating_of_each_day_read_grouped(
     eight_days_ago = timezone.now() - timedelta(days=8)
     Result.objects.filter(pk__in=[first.pk, second.pk]).update(finished_at=eight_days_ago)
     with django_assert_max_num_queries(2):
-        days = rated_days(ann)
-    assert days == {
-        "duel": [
-            (eight_days_ago.date(), second.rating_mu),
-            (third.finished_at.date(), third.rating_mu),
-        ]
-    }
-    # The chart: a row per week, the week's last rating, newest first.
-    rows = rating_chart(days["duel"])["rows"]
+        charts = rating_charts(ann)
+    # A row per week, the week's last rating, newest first.
+    rows = charts["duel"]["rows"]
+    assert charts["duel"]["unit"] == "week"
     assert [row.value for row in rows] == [shown(third.rating_mu), shown(second.rating_mu)]
+    monday = (third.finished_at - timedelta(days=third.finished_at.weekday())).date()
+    assert rows[0].start == monday
+
+
+def test_a_long_rating_history_is_charted_by_month_each_months_own_last_rating():
+    """A week that straddles two months ends each month with that month's own last round."""
+    ann, ben = accounts("ann", "ben")
+    for _ in range(4):
+        actions.do_resign(room([ann, ben], "duel").pk, member(ben))
+    old, january, february, later = Result.objects.filter(user=ann).order_by("pk")
+    days = {old: (2025, 9, 1), january: (2026, 1, 31), february: (2026, 2, 1), later: (2026, 2, 1)}
+    for result, (year, month, day) in days.items():
+        when = datetime(year, month, day, 12, tzinfo=UTC)  # Saturday 31 Jan and Sunday 1 Feb 2026
+        Result.objects.filter(pk=result.pk).update(finished_at=when)  # share an ISO week
+    chart = rating_charts(ann)["duel"]
+    assert chart["unit"] == "month"
+    assert [(row.label, row.value) for row in chart["rows"]] == [
+        ("Feb 2026", shown(later.rating_mu)),
+        ("Jan 2026", shown(january.rating_mu)),
+        ("Sep 2025", shown(old.rating_mu)),
+    ]
 
 
 def test_the_staked_lobby_shows_the_hosts_rating(client, settings):
