@@ -359,6 +359,17 @@
       beforePositions[t.id] = { transform: t.getAttribute("transform"), progress: Number(t.dataset.progress) };
     });
   }
+  // The whole board, ground and all: a resync over the socket when it is open; otherwise fetched from
+  // the board's own address, so a page whose socket is down (it queues what it is sent until it is
+  // back) does not show an old board until then.
+  function wholeBoard() {
+    if (socketOpen && liveSocket) {
+      liveSocket.send(JSON.stringify({ resync: -1 }));
+      return;
+    }
+    const root = live();
+    if (root?.dataset.liveUrl) htmx.ajax("GET", root.dataset.liveUrl, { source: root, target: root, swap: "morph" });
+  }
   document.body.addEventListener("htmx:oobBeforeSwap", (event) => {
     const incoming = event.detail.fragment?.firstElementChild;
     if (!incoming || incoming.id !== "game-live") return;
@@ -372,7 +383,7 @@
     const kept = incoming.querySelector("#board-ground[hx-preserve]");
     if (kept && kept.dataset.ground !== document.getElementById("board-ground")?.dataset.ground) {
       event.detail.shouldSwap = false;
-      liveSocket?.send(JSON.stringify({ resync: -1 }));
+      wholeBoard();
       return;
     }
     noteFocus();
@@ -394,11 +405,11 @@
       return;
     }
     // An answer without the ground the page no longer shows (a push changed it meanwhile): the whole
-    // board instead, by a resync.
+    // board instead.
     const kept = /data-ground="([0-9a-f]+)" hx-preserve/.exec(xhr.responseText || "");
     if (kept && kept[1] !== document.getElementById("board-ground")?.dataset.ground) {
       event.detail.shouldSwap = false;
-      liveSocket?.send(JSON.stringify({ resync: -1 }));
+      wholeBoard();
       return;
     }
     noteFocus();
