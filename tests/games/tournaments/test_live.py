@@ -70,9 +70,11 @@ async def test_a_decided_match_reaches_every_watcher_and_the_winner_is_told():
         await ws.disconnect()
 
 
-def scheduled_full(people, seconds: float) -> Tournament:
-    """A scheduled tournament with every seat taken, `seconds` before its time."""
-    tournament = open_tournament(len(people), 100, scheduled_for=timezone.now() + timedelta(1))
+def scheduled(people, seconds: float, size: int = 0) -> Tournament:
+    """A scheduled tournament of `size` seats (default: one for each of `people`) with `people`
+    registered, `seconds` before its time."""
+    size = size or len(people)
+    tournament = open_tournament(size, 100, scheduled_for=timezone.now() + timedelta(1))
     for actor in people:
         register(actor, tournament.pk)
     Tournament.objects.filter(pk=tournament.pk).update(
@@ -83,9 +85,9 @@ def scheduled_full(people, seconds: float) -> Tournament:
 
 async def test_a_scheduled_tournaments_players_are_told_once_seconds_before_it_starts():
     people = await database_sync_to_async(players)(4)
-    later = await database_sync_to_async(scheduled_full)(people, 60)
+    later = await database_sync_to_async(scheduled)(people, 60)
     others = await database_sync_to_async(players)(4, "q")
-    tournament = await database_sync_to_async(scheduled_full)(others, 6)
+    tournament = await database_sync_to_async(scheduled)(others, 6)
     first = await database_sync_to_async(User.objects.get)(username="q0")
     page = await watch(tournament.pk, await database_sync_to_async(session_for)(first))
     await until(page, 'id="bracket-live"')
@@ -108,20 +110,9 @@ async def notices_within(ws: WebsocketCommunicator, seconds: float = 1.0) -> lis
     return received
 
 
-def scheduled_soon(people, seconds: float) -> Tournament:
-    """A scheduled tournament of four with `people` registered, `seconds` before its time."""
-    tournament = open_tournament(4, 100, scheduled_for=timezone.now() + timedelta(1))
-    for actor in people:
-        register(actor, tournament.pk)
-    Tournament.objects.filter(pk=tournament.pk).update(
-        starts_at=timezone.now() + timedelta(seconds=seconds)
-    )
-    return tournament
-
-
 async def test_who_registers_or_leaves_after_the_starting_soon_notice_changes_what_players_are_told():
     people = await database_sync_to_async(players)(4)
-    early = await database_sync_to_async(scheduled_soon)(people[:2], 8)
+    early = await database_sync_to_async(scheduled)(people[:2], 8, size=4)
     pages = []
     for actor in people:
         user = await database_sync_to_async(User.objects.get)(pk=actor.user_id)
@@ -157,7 +148,7 @@ async def test_who_registers_or_leaves_after_the_starting_soon_notice_changes_wh
 
 async def test_registering_before_the_starting_soon_notice_tells_no_one_yet():
     people = await database_sync_to_async(players)(3)
-    later = await database_sync_to_async(scheduled_soon)(people[:2], 8)
+    later = await database_sync_to_async(scheduled)(people[:2], 8, size=4)
     user = await database_sync_to_async(User.objects.get)(pk=people[2].user_id)
     page = await watch(later.pk, await database_sync_to_async(session_for)(user))
     await until(page, 'id="bracket-live"')
