@@ -104,11 +104,10 @@ def rating_charts(player: User) -> dict[str, dict[str, Any]]:
     history: the stretches, then the ratings of the few results that end a period shown."""
     periods = {ruleset: chart_periods(s) for ruleset, s in rated_stretches(player).items()}
     ids = [pk for _, ends in periods.values() for pk in ends.values()]
-    mus = dict(Result.objects.filter(pk__in=ids).values_list("pk", "rating_mu"))
+    rated = Result.objects.filter(pk__in=ids, rating_mu__isnull=False)
+    mus: dict[int, float] = dict(rated.values_list("pk", "rating_mu"))  # type: ignore[arg-type]
     return {
-        ruleset: rating_chart(
-            weekly, {k: mus[pk] for k, pk in ends.items() if mus.get(pk) is not None}
-        )
+        ruleset: rating_chart(weekly, {k: mus[pk] for k, pk in ends.items() if pk in mus})
         for ruleset, (weekly, ends) in periods.items()
     }
 
