@@ -13,16 +13,7 @@ from datetime import date, datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import (
-    Count,
-    Expression,
-    IntegerField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Value,
-)
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -123,16 +114,13 @@ def with_ranks(
         period=OuterRef("period"),
         start=OuterRef("start"),
     )
-    ties_ahead = [  # disjoint, each one range of `standing_order`: only the rows ahead are read
-        Q(wins__gt=wins),
-        Q(wins=wins, reached_at__lt=reached),
-        Q(wins=wins, reached_at=reached, user_id__lt=OuterRef("user_id")),
-    ]
-    tie_ahead = ties_ahead[0] | ties_ahead[1] | ties_ahead[2]
-    # Counted as one OR, the ties were read whole and filtered: thousands of rows share a low score.
-    rank: Expression = sum(
-        (_count(table.filter(points=points).filter(q)) for q in ties_ahead), Value(1)
+    tie_ahead = (
+        Q(wins__gt=wins)
+        | Q(wins=wins, reached_at__lt=reached)
+        | Q(wins=wins, reached_at=reached, user_id__lt=OuterRef("user_id"))
     )
+    tied_ahead = table.filter(Q(points=points) & tie_ahead)
+    rank = 1 + _count(tied_ahead)
     if more_points:
         rank += _count(table.filter(points__gt=points))
     banned = banned_ids() if banned is None else banned
