@@ -172,8 +172,11 @@ def standing_of(
     ruleset: str,
     board: str,
     banned: list[int] | None = None,
+    *,
+    more_points: bool = True,
 ) -> Standing | None:
-    """The user's row in this table, with its `.rank`, or None."""
+    """The user's row in this table, with its `.rank`, or None. Without `more_points` the rank lacks
+    the rows with more points, for `add_more_points` to add with a search's rows in one read."""
     if not user.is_authenticated:
         return None
     return with_ranks(
@@ -181,6 +184,7 @@ def standing_of(
             user=user, ruleset=ruleset, board=board, period=window.period, start=window.start
         ),
         banned,
+        more_points=more_points,
     ).first()
 
 

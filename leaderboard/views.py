@@ -42,9 +42,12 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     filters = {"period": window.slug, "ruleset": ruleset, "board": board}
 
     banned = banned_ids()  # read once: the page's three rankings all leave them out
-    mine = standing_of(request.user, window, ruleset, board, banned)
+    jump = bool(query.value("me"))
+    # A search counts the points ahead of its players in one read: the viewer's rank joins it.
+    counted_here = bool(search) and not jump
+    mine = standing_of(request.user, window, ruleset, board, banned, more_points=not counted_here)
     my_rank = mine.rank if mine else None  # type: ignore[attr-defined]  # annotated by with_ranks
-    if query.value("me") and my_rank:
+    if jump and my_rank:
         page = (my_rank - 1) // PER_PAGE + 1  # "jump to my rank" works without JavaScript
         return redirect(f"{reverse('leaderboard')}?{urlencode({**filters, 'page': page})}#me")
 
@@ -54,7 +57,8 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     page = Paginator(rows, PER_PAGE).get_page(query.value("page", 1))
     if search:  # the page's rows, read once, and their ranks' biggest part counted for all at once
         page.object_list = list(page.object_list)
-        add_more_points(page.object_list)
+        add_more_points([*page.object_list, *([mine] if counted_here and mine else [])])
+        my_rank = mine.rank if mine else None  # type: ignore[attr-defined]  # counted in full now
     first = (page.number - 1) * PER_PAGE
     entries = [
         {

@@ -98,6 +98,11 @@ def test_search_ranks_every_player_found_as_the_board_does_with_ties_and_a_ban(c
     found = client.get("/leaderboard/?board=all&period=all&q=pl").content.decode()
     ranks = re.findall(r'<td>(\d+)</td>\s*<td><a href="/u/([^/]+)/">', found)
     assert [(name, int(rank)) for rank, name in ranks] == [("plx", 2), ("plz", 3), ("ply", 4)]
+    # The viewer's own rank above the search: the board's, whether the search finds them or not.
+    for viewer, rank in ((ply, 4), (other, 1)):
+        client.force_login(viewer)
+        found = client.get("/leaderboard/?board=all&period=all&q=pl").content.decode()
+        assert f"You are <strong>#{rank}</strong>" in found
 
 
 @pytest.mark.parametrize("few", [500, 1])  # the names read first, or too many: the board walked
@@ -252,6 +257,9 @@ def test_a_banned_player_ahead_does_not_push_my_rank_down(client):
     assert "You are <strong>#2</strong>" in page
     found = client.get("/leaderboard/?board=all&q=ben").content.decode()
     assert "<td>1</td>" in found
+    assert (
+        "You are <strong>#2</strong>" in found
+    )  # counted with the search's rows, the ban left out
     assert "#1" in client.get("/u/ben/").content.decode()
 
 
