@@ -21,9 +21,8 @@ from games.staking import sweeper
 from games.staking.quick import PAIRED_INTO, quick_match
 from leaderboard.models import Rating
 from tests.games.webplay import member
-from tests.integration.test_stake_concurrency import at_once, refused
 from tests.ledger_checks import assert_ledger_ok
-from tests.moderation.races import postgres_only
+from tests.races import at_once, postgres_only, refused
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.races, postgres_only]
 

@@ -8,40 +8,34 @@ Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/<yours> REDIS_URL=redis://
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
 from accounts.ledger.adjustments import adjust_coins
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
-from games import actions, engine
+from games import actions
 from games.actions import timers
 from games.errors import GameError, StaleVersion
 from games.models import Game, Seat
 from games.staking.quick import quick_match
 from games.staking.rooms import create_staked_room, join_staked_room
-from ludopat.refusals import Refusal
 from tests.games.webplay import SEED, everyone_here, fresh, member, step, turn_seat
 from tests.integration.conftest import wait_for
 from tests.ledger_checks import assert_ledger_ok, ledger_stays_balanced  # noqa: F401
+from tests.races import (
+    at_once,
+    only_refusals,
+    postgres_only,
+    refused,
+    succeeded,
+    winning_move,
+)
 
-ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not ON_POSTGRES,
-        reason="needs PostgreSQL (DATABASE_URL): SQLite serialises all writers, so these races "
-        "can't happen there",
-    ),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, postgres_only]
 
 
 @pytest.fixture(autouse=True)
@@ -50,45 +44,8 @@ def test_settings(settings):
     settings.LUDOPAT_FIXED_SERVER_SEED = SEED
 
 
-def at_once(calls: list[Callable[[], object]]) -> list[object]:
-    """Run every call in its own thread, released together; each result or the exception it raised."""
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(i: int, call: Callable[[], object]) -> None:
-        try:
-            barrier.wait()
-            results[i] = call()
-        except BaseException as error:  # reported to the test, which asserts on it
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
-
-
 def players(django_user_model, count: int, prefix: str = "p"):
     return [member(django_user_model.objects.create_user(f"{prefix}{i}")) for i in range(count)]
-
-
-def refused(results) -> list[BaseException]:
-    return [r for r in results if isinstance(r, BaseException)]
-
-
-def succeeded(results) -> list[object]:
-    return [r for r in results if not isinstance(r, BaseException)]
-
-
-def only_refusals(results) -> None:
-    """Every failure is a refusal a player reads (the games' or the ledger's: not enough coins), never
-    a crash or a deadlock."""
-    for error in refused(results):
-        assert isinstance(error, Refusal), repr(error)
 
 
 def test_fifty_simultaneous_joins_seat_exactly_one(django_user_model):
@@ -161,16 +118,6 @@ def test_a_double_submitted_join_holds_one_stake(django_user_model):
     assert refused(results) == [] and balance_of(host.user_id) == 800
 
 
-def _winning_move(game: Game):
-    state = actions.engine_state(game)
-    if state.finished or state.awaiting != engine.MOVE:
-        return None
-    for move in engine.legal_moves(state):
-        if engine.apply_move(state, move)[0].finished:
-            return move
-    return None
-
-
 def test_the_winning_move_a_timeout_and_a_resignation_race_one_payout(django_user_model):
     host, guest = players(django_user_model, 2)
     game = create_staked_room(host, "twodice", 100)
@@ -179,7 +126,7 @@ def test_the_winning_move_a_timeout_and_a_resignation_race_one_payout(django_use
     for _ in range(6000):
         game = fresh(game)
         assert game.status == Game.Status.PLAYING
-        winning = _winning_move(game)
+        winning = winning_move(game)
         if winning is not None and not turn_seat(game).is_bot:
             break
         step(game, lambda seat: by_seat[seat.index])

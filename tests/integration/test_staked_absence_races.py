@@ -17,18 +17,14 @@ from games.errors import GameError
 from games.models import Action, Game, Seat
 from games.staking.rooms import create_staked_room, join_staked_room
 from tests.games.webplay import fresh
-from tests.integration.test_stake_concurrency import (
-    ON_POSTGRES,
-    at_once,
-    players,
-    refused,
-)
+from tests.integration.test_stake_concurrency import players
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
+from tests.races import at_once, postgres_only, refused
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.slow,
-    pytest.mark.skipif(not ON_POSTGRES, reason="needs PostgreSQL (DATABASE_URL)"),
+    postgres_only,
 ]
 
 

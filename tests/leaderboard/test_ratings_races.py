@@ -12,7 +12,7 @@ from django.core.management import call_command
 from leaderboard.models import Rating, Result
 from leaderboard.ratings.update import lock_ratings
 from leaderboard.results import FinishedRound, SeatFacts, record_played
-from tests.moderation.races import interleave, postgres_only
+from tests.races import interleave, postgres_only
 
 from .helpers import bare_round
 

@@ -17,8 +17,7 @@ from games.staking.rooms import create_staked_room, join_staked_room
 from games.tasks import sweep_deadlines
 from tests.games.webplay import SEED, fresh, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
-
-from .races import interleave, nothing, postgres_only
+from tests.races import interleave, nothing, postgres_only
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -26,8 +26,7 @@ from games.tasks import sweep_deadlines
 from leaderboard.models import Result
 from tests.games.webplay import SEED, everyone_here, fresh, friends_room, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
-
-from .races import interleave, nothing, one_move_from_the_end, postgres_only
+from tests.races import interleave, nothing, one_move_from_the_end, postgres_only
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

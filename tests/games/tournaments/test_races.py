@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
 
 from games.errors import Conflict
@@ -19,19 +18,10 @@ from games.tournaments.registration import leave, open_tournament, register
 from games.tournaments.starting import cancel, do_start
 from ludopat.refusals import Refusal
 from tests.games.tournaments.helpers import balances, fresh, full_tournament, players
-from tests.integration.test_stake_concurrency import at_once
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
+from tests.races import at_once, postgres_only
 
-ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.races,
-    pytest.mark.skipif(
-        not ON_POSTGRES,
-        reason="needs PostgreSQL (DATABASE_URL): SQLite serialises all writers, so these races "
-        "can't happen there",
-    ),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.races, postgres_only]
 
 
 def test_forty_accounts_race_for_eight_seats():

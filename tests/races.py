@@ -1,4 +1,8 @@
-"""Two transactions in a chosen order on PostgreSQL, for the races between moderators and players.
+"""Races on PostgreSQL, for the tests of locks: players, moderators, timers and sweeps at one moment.
+
+`at_once(calls)`: every call in a thread of its own, released together by a barrier, each with its
+own database connection; the results or the exceptions raised (`refused`, `succeeded`,
+`only_refusals` sort them).
 
 `interleave(first, then, second)`: a thread opens a transaction and runs `first()` in it (taking its
 locks); a second thread starts `second()`; once that one waits on a lock (or has finished), the first
@@ -20,6 +24,7 @@ from django.db import connection, transaction
 
 from games import actions, engine
 from games.models import Game
+from ludopat.refusals import Refusal
 from tests.games.webplay import everyone_here, fresh, step, turn_seat
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
@@ -28,6 +33,43 @@ postgres_only = pytest.mark.skipif(
     reason="needs PostgreSQL (DATABASE_URL): SQLite serialises all writers, so these races "
     "can't happen there",
 )
+
+
+def at_once(calls: list[Callable[[], object]]) -> list[object]:
+    """Run every call in its own thread, released together; each result or the exception it raised."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(i: int, call: Callable[[], object]) -> None:
+        try:
+            barrier.wait()
+            results[i] = call()
+        except BaseException as error:  # reported to the test, which asserts on it
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results
+
+
+def refused(results) -> list[BaseException]:
+    return [r for r in results if isinstance(r, BaseException)]
+
+
+def succeeded(results) -> list[object]:
+    return [r for r in results if not isinstance(r, BaseException)]
+
+
+def only_refusals(results) -> None:
+    """Every failure is a refusal a player reads (the games' or the ledger's: not enough coins), never
+    a crash or a deadlock."""
+    for error in refused(results):
+        assert isinstance(error, Refusal), repr(error)
 
 
 def nothing() -> None:
@@ -89,7 +131,7 @@ def interleave(
 # --- a round one move from its end ---------------------------------------------------------------------
 
 
-def _winning_move(game: Game):
+def winning_move(game: Game):
     state = actions.engine_state(game)
     if state.finished or state.awaiting != engine.MOVE:
         return None
@@ -105,7 +147,7 @@ def one_move_from_the_end(game: Game, actor_for_seat) -> tuple[Game, Callable[[]
     for _ in range(6000):
         game = fresh(game)
         assert game.status == Game.Status.PLAYING
-        winning = _winning_move(game)
+        winning = winning_move(game)
         seat = turn_seat(game)
         if winning is not None and not seat.is_bot:
             break
