@@ -16,17 +16,18 @@ from django.utils.http import RFC3986_SUBDELIMS
 
 register = template.Library()
 
-_PLACEHOLDER = "profile-name-placeholder"
+_PLACEHOLDER = "address-placeholder"
 
 
-@lru_cache(maxsize=8)
-def _around(prefix: str) -> tuple[str, str]:
-    """The address before and after the name, for this script prefix."""
-    before, after = reverse("profile", args=[_PLACEHOLDER]).split(_PLACEHOLDER)
+@lru_cache(maxsize=32)
+def address_around(url_name: str, prefix: str) -> tuple[str, str]:
+    """The address of `url_name` (one argument) before and after its argument, for this script
+    prefix: reversed once, then a row's value goes between the two."""
+    before, after = reverse(url_name, args=[_PLACEHOLDER]).split(_PLACEHOLDER)
     return before, after
 
 
 @register.filter
 def profile_url(username: str) -> str:
-    before, after = _around(get_script_prefix())
+    before, after = address_around("profile", get_script_prefix())
     return f"{before}{quote(username, safe=RFC3986_SUBDELIMS + '/~:@')}{after}"

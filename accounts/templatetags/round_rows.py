@@ -8,30 +8,19 @@ own, to the character (tests/accounts/test_round_rows.py holds the two equal).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
 from django import template
-from django.urls import get_script_prefix, reverse
+from django.urls import get_script_prefix
 from django.utils import dateformat
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import localtime
 
 from .coins import coins_signed
-from .profiles import profile_url
+from .profiles import address_around, profile_url
 
 register = template.Library()
-
-_PLACEHOLDER = "replay-id-placeholder"
-
-
-@lru_cache(maxsize=8)
-def _replay_around(prefix: str) -> tuple[str, str]:
-    """A public replay's address before and after its id, for this script prefix (an id is letters,
-    digits, '-' and '_': nothing to quote)."""
-    before, after = reverse("public_replay", args=[_PLACEHOLDER]).split(_PLACEHOLDER)
-    return before, after
 
 
 def _opponents(others: Iterable[Any]) -> str:
@@ -75,5 +64,5 @@ def _row(r: Any, replay: tuple[str, str]) -> str:
 def recent_round_rows(rounds: Iterable[Any]) -> SafeString:
     """The rows of leaderboard.player.recent_rounds' page (results with `.others`, `.ruleset_name`
     and `.not_counted`)."""
-    replay = _replay_around(get_script_prefix())
+    replay = address_around("public_replay", get_script_prefix())  # an id needs no quoting
     return mark_safe("".join(_row(r, replay) for r in rounds))  # noqa: S308  each value escaped
