@@ -8,10 +8,11 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from . import starting_soon
+from . import bracket, starting_soon
 from .models import Tournament
 from .rules import start_delay
 from .starting import do_start
@@ -46,15 +47,26 @@ def tell_starting_soon(now: datetime | None = None) -> int:
         starts_at__lte=now + timedelta(seconds=start_delay()),  # starting_soon.counting_down
     )
     told = 0
-    for tournament in soon.order_by("pk"):
-        try:
-            first = starting_soon.first_telling(tournament)
-        except RedisError:
-            log.warning("the cache is down: tournament %s starts without a notice", tournament.pk)
-            return told
-        if not first:
-            continue
-        players = list(tournament.entries.values_list("user_id", flat=True))
-        starting_soon.tell_on_commit(tournament, players, players, now)
-        told += 1
+    for tournament_id in list(soon.order_by("pk").values_list("pk", flat=True)):
+        # Under the tournament's lock, as registering and leaving are: a registration in flight
+        # either commits before the seats are read here, or finds the notice marked as given and
+        # tells its player itself (starting_soon.told_already); never neither.
+        with transaction.atomic():
+            tournament = bracket.lock_tournament(tournament_id)
+            if tournament.status != Tournament.Status.OPEN or not starting_soon.counting_down(
+                tournament, now
+            ):
+                continue  # started, cancelled or moved meanwhile
+            try:
+                first = starting_soon.first_telling(tournament)
+            except RedisError:
+                log.warning(
+                    "the cache is down: tournament %s starts without a notice", tournament.pk
+                )
+                return told
+            if not first:
+                continue
+            players = list(tournament.entries.values_list("user_id", flat=True))
+            starting_soon.tell_on_commit(tournament, players, players, now)
+            told += 1
     return told

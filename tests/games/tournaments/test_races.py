@@ -13,13 +13,15 @@ import pytest
 from django.utils import timezone
 
 from games.errors import Conflict
+from games.tournaments import live
 from games.tournaments.models import Tournament
 from games.tournaments.registration import leave, open_tournament, register
 from games.tournaments.starting import cancel, do_start
+from games.tournaments.sweeper import tell_starting_soon
 from ludopat.refusals import Refusal
 from tests.games.tournaments.helpers import balances, fresh, full_tournament, players
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
-from tests.races import at_once, postgres_only
+from tests.races import at_once, interleave, nothing, postgres_only
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.races, postgres_only]
 
@@ -80,3 +82,34 @@ def test_a_start_repeated_by_the_task_and_the_sweeper_starts_once():
     results = at_once([lambda: do_start(tournament.pk) for _ in range(4)])
     assert results.count(True) == 1
     assert fresh(tournament).matches.exclude(game=None).count() == 2
+
+
+def test_a_registration_in_flight_as_beat_tells_the_start_gets_its_player_told(monkeypatch):
+    """Beat's "starts in N s" notice runs while a registration's transaction is open: the newcomer
+    is told once, by one side or the other, never by neither (the sweep waits for the tournament's
+    lock, so it reads the seats as the registration leaves them)."""
+    told: list[tuple[int, str]] = []
+    real = live.tell_on_commit
+
+    def noting(user_ids, text, *args, **kwargs):
+        told.extend((user_id, text) for user_id in user_ids)
+        return real(user_ids, text, *args, **kwargs)
+
+    monkeypatch.setattr(live, "tell_on_commit", noting)
+    people = players(3)
+    tournament = open_tournament(4, 100, scheduled_for=timezone.now() + timedelta(1))
+    for actor in people[:2]:
+        register(actor, tournament.pk)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        starts_at=timezone.now() + timedelta(seconds=8)
+    )
+
+    registered, swept = interleave(
+        lambda: register(people[2], tournament.pk), nothing, tell_starting_soon
+    )
+    assert not isinstance(registered, BaseException), registered
+    assert swept == 1
+    newcomer = [text for user_id, text in told if user_id == people[2].user_id]
+    assert len(newcomer) == 1, told
+    assert "if its last 1 seat fill" in newcomer[0]
+    assert sorted(user_id for user_id, _ in told) == sorted(p.user_id for p in people)
