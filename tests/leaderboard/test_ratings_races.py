@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import nullcontext
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -18,7 +19,7 @@ from leaderboard.ratings import skill
 from leaderboard.ratings.replay import recalculating, replay_requested
 from leaderboard.ratings.update import lock_ratings
 from leaderboard.results import FinishedRound, SeatFacts, record_played, remove_round
-from tests.races import interleave, postgres_only
+from tests.races import interleave, nothing, postgres_only
 
 from .helpers import bare_round
 
@@ -36,11 +37,12 @@ def ending(order, when=WHEN):
 
 
 def in_a_thread(call, out: list, name: str = "round end") -> threading.Thread:
-    """`call()` in a transaction of its own, on a thread of its own; its result or error in `out`."""
+    """`call()` on a thread of its own (a round's end in a transaction of its own, as the action that
+    ends it; a replay as its task runs it, in none); its result or error in `out`."""
 
     def run():
         try:
-            with transaction.atomic():
+            with transaction.atomic() if name == "round end" else nullcontext():
                 out.append(call())
         except BaseException as error:  # reported to the test, which asserts on it
             out.append(error)
@@ -78,10 +80,6 @@ def test_two_rounds_sharing_a_player_rate_one_after_the_other():
     call_command("recompute_ratings", "--check", "--ruleset", "duel")  # what a replay gives
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 12: a round ending during a ratings replay waits for it or loses its rating",
-)
 def test_rounds_ending_while_a_replay_computes_neither_wait_for_it_nor_lose_their_ratings(
     monkeypatch,
 ):
@@ -137,3 +135,26 @@ def test_rounds_ending_while_a_replay_computes_neither_wait_for_it_nor_lose_thei
     call_command("recompute_ratings", "--check", "--ruleset", "duel")  # = the incremental ratings
     # And none of them waited on the replay: all three were written while it was halted mid-way.
     assert (waited, done_before_the_replay) == (0, 3)
+
+
+def test_a_replay_waits_for_a_round_end_rating_as_it_starts_and_rates_it():
+    ann, ben, cat, eve = (
+        get_user_model().objects.create_user(n) for n in ("ann", "ben", "cat", "eve")
+    )
+    for n, order in enumerate([[ann, ben], [ben, eve]]):
+        with transaction.atomic():
+            ending(order, WHEN + timedelta(hours=n))()
+    with transaction.atomic():
+        remove_round(Result.objects.filter(user=ann).get().round_id)  # eve's rating is replayed
+
+    # Eve's round has written its results, not committed yet, when another round's results take
+    # later ids and the replay starts: the replay goes only as far as the results committed while no
+    # round's end rates, so it waits for eve's round and rates it, where it belongs.
+    eves = ending([cat, eve], WHEN + timedelta(hours=2))
+    another = ending([ann, ben], WHEN + timedelta(hours=3))
+    done = interleave(eves, nothing, lambda: (another(), replay_requested("duel")))
+    assert not any(isinstance(side, BaseException) for side in done), done
+    assert recalculating() == set()
+    games = [Rating.objects.get(user=u, ruleset="duel").games for u in (ann, ben, cat, eve)]
+    assert games == [1, 2, 1, 2]
+    call_command("recompute_ratings", "--check", "--ruleset", "duel")

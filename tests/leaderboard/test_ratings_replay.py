@@ -191,10 +191,6 @@ def test_beat_does_a_replay_whose_task_was_lost_and_leaves_a_fresh_or_running_on
     assert recalculating() == set()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 12: a round ending during a ratings replay loses its rating",
-)
 def test_rounds_ending_while_a_replay_computes_keep_their_ratings(monkeypatch):
     ann, ben, cat, dan, eve, fay = accounts("ann", "ben", "cat", "dan", "eve", "fay")
     play([ann, ben], START)
@@ -228,3 +224,29 @@ def test_rounds_ending_while_a_replay_computes_keep_their_ratings(monkeypatch):
     call_command(
         "recompute_ratings", "--check"
     )  # what the incremental ratings are: what a replay gives
+
+
+def test_a_round_taken_out_while_a_replay_runs_is_replayed_away_too(monkeypatch):
+    ann, ben, cat = accounts("ann", "ben", "cat")
+    upset = play([cat, ann], START)
+    play([ann, ben], START + timedelta(hours=1))
+    second_upset = play([cat, ben], START + timedelta(hours=2))
+    play([ben, ann], START + timedelta(hours=3))
+    remove_round(upset)
+
+    # A moderator takes out another round while the replay rates: what it computed is stale, so it
+    # writes nothing of it, and does the work again with both rounds out.
+    real_model, armed = skill.model, [True]
+
+    def removed_meanwhile():
+        if armed:
+            armed.clear()
+            remove_round(second_upset)
+        return real_model()
+
+    monkeypatch.setattr(skill, "model", removed_meanwhile)
+    replay_ratings("duel")
+    assert not armed and recalculating() == set()
+    assert Rating.objects.get(user=cat, ruleset="duel").games == 0
+    assert not Result.objects.filter(user=cat, rating_change__isnull=False).exists()
+    call_command("recompute_ratings", "--check")
