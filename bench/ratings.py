@@ -22,7 +22,7 @@ Three parts:
 3. Replay: `--replay-rounds` rounds of one rule set (2 to 4 accounts each, from 2,000 players), their
    results inserted as counted rows, then the whole rule set replayed from its first round (what
    `manage.py recompute_ratings` and a removed round's replay run), timed, and checked against the
-   stored ratings.
+   stored ratings; and how long it held the rule set's lock that a round's end would wait on.
 
 Parts 2 and 3 use PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/ludopat_ratings,
 dropped and created anew, then migrated) and Redis (REDIS_URL, default redis://127.0.0.1:6379/11).
@@ -269,6 +269,25 @@ def updates(rounds: int, rng: random.Random) -> float:
     return median
 
 
+def holding_the_rule_set() -> list[float]:
+    """From now on, how long each transaction held a rule set's ratings lock alone (seconds): the
+    longest a round's end in it could wait on a replay."""
+    from django.db import transaction
+
+    from leaderboard.ratings import rebuild, replay
+
+    held: list[float] = []
+    take = replay.no_one_rating
+
+    def timed(ruleset: str) -> None:
+        take(ruleset)
+        taken = time.perf_counter()
+        transaction.on_commit(lambda: held.append(time.perf_counter() - taken))
+
+    replay.no_one_rating = rebuild.no_one_rating = timed  # type: ignore[assignment]
+    return held
+
+
 def replay_time(count: int, rng: random.Random) -> None:
     """`count` rounds of classic among 2,000 players, then a replay of classic from scratch. The
     results are written as counted rows directly (bulk inserts: the replay reads only the results, and
@@ -325,17 +344,22 @@ def replay_time(count: int, rng: random.Random) -> None:
             Result.objects.bulk_create(rows, batch_size=2000)
     wrote = time.perf_counter() - started
     counted = Result.objects.filter(ruleset="classic", counted=True).count()
-    with transaction.atomic():
-        start = time.perf_counter()
-        done = replay("classic")
-        took = time.perf_counter() - start
-    with transaction.atomic():
-        again = replay("classic")  # the stored ratings are what the results give: nothing to write
+    held = holding_the_rule_set()
+    start = time.perf_counter()
+    done = replay("classic")  # as the task runs it: in no transaction of the caller's
+    took = time.perf_counter() - start
+    again = replay("classic")  # the stored ratings are what the results give: nothing to write
+    assert done is not None and again is not None  # no round was taken out meanwhile
     print(f"== replay: one rule set at {count:,} rounds ({counted:,} counted results, PostgreSQL)")
     print(
         f"   results written in {wrote:.0f} s; replayed from its first round in {took:.1f} s "
         f"({done.rounds:,} rated rounds, {done.results:,} results and {done.players:,} ratings "
         f"written: {1000 * took / max(done.rounds, 1):.2f} ms a round)"
+    )
+    print(
+        "   the rule set's lock, which a round's end waits for, held for "
+        + ", ".join(f"{1000 * s:.0f}" for s in held)
+        + " ms (the first replay's moments, then the second's)"
     )
     print(f"   a second replay finds {again.results + again.players} differences (target 0)")
     print(f"   reproduce: {SCRIPT} --no-strengths --replay-rounds {count}")

@@ -14,6 +14,10 @@ task (leaderboard.tasks) after commit. A request whose task never ran (lost with
 queued while the broker was down) is `left_waiting` after a minute, and beat's
 `leaderboard.tasks.finish_lost_replays` does it (`finish_lost`). One replay per rule set runs at a time
 (`replay_alone`: a Redis lock; a second one is refused with `ReplayBusy`).
+
+Rounds keep ending in the rule set while it is replayed (minutes, for a large one): `replay` holds
+nothing they need while it rates and writes (leaderboard.ratings.rebuild), then catches up with them
+in one short transaction in which no round's end rates (leaderboard.ratings.rule_set_lock).
 """
 
 from __future__ import annotations
@@ -23,19 +27,27 @@ from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Max, Min
 from django.utils import timezone
 
 from games.task_queue import send_task
 
-from ..models import Rating, RatingReplay, Result
+from ..models import RatingReplay, Result
 from .board_version import ratings_written
-from .scale import DEFAULT_MU, DEFAULT_SIGMA
-from .skill import NEW_PLAYER, Skill, rate_places
+from .rebuild import (
+    Rebuild,
+    committed_up_to,
+    differing,
+    missing_ratings,
+    write_ratings,
+    write_results,
+)
+from .rule_set_lock import no_one_rating
 from .writes import update_rows
 
 REPLAY_TASK = "leaderboard.tasks.replay_ratings"
-WRITE_BATCH = 2000
+ATTEMPTS = 3  # a replay started again because a round was taken out while it ran
+CATCH_UP_PASSES = 3  # unlocked passes over the rounds that ended meanwhile, before the locked one
+FEW_ROUNDS = 100  # a pass that rated fewer leaves the locked catch-up little to do (about 10 ms)
 LOST_AFTER = timedelta(minutes=1)  # a queued replay starts within seconds; after this it was lost
 LOCK_SECONDS = 600  # longer than any replay (bench/ratings.py: 100,000 rounds) takes
 
@@ -44,11 +56,7 @@ class ReplayBusy(Exception):
     """Another worker is replaying this rule set."""
 
 
-@dataclass
-class Player:
-    skill: Skill
-    games: int
-    last_played: datetime | None
+Asked = tuple[int, datetime]  # a marker's first result and when it was last asked for
 
 
 @dataclass(frozen=True)
@@ -64,8 +72,8 @@ def request_replay(ruleset: str, from_result: int) -> None:
     marker, made = RatingReplay.objects.select_for_update().get_or_create(
         ruleset=ruleset, defaults={"from_result": from_result}
     )
-    if not made and from_result < marker.from_result:
-        marker.from_result = from_result
+    if not made:  # a new time even if it starts no earlier: a replay running tells it came in
+        marker.from_result = min(from_result, marker.from_result)
         marker.save(update_fields=["from_result", "requested_at"])
     ratings_written(ruleset)  # its board says "recalculating" from the commit on
     transaction.on_commit(lambda: send_task(REPLAY_TASK, (ruleset,)))
@@ -110,127 +118,69 @@ def finish_lost() -> list[str]:
 
 
 def replay_requested(ruleset: str) -> Replayed | None:
-    """Do the replay `request_replay` asked for (None if none is pending), in one transaction that
-    holds every rating row of the rule set: rounds ending meanwhile in it wait, then rate on top."""
-    with transaction.atomic():
-        list(Rating.objects.select_for_update().filter(ruleset=ruleset).order_by("pk").values("pk"))
-        marker = RatingReplay.objects.select_for_update().filter(ruleset=ruleset).first()
+    """Do the replay `request_replay` asked for (None if none is pending, or if removals kept coming
+    while it ran: the marker stays, and their own tasks or beat do it)."""
+    for _ in range(ATTEMPTS):
+        marker = RatingReplay.objects.filter(ruleset=ruleset).first()
         if marker is None:
             return None
-        done = replay(ruleset, marker.from_result, locked=True)
-        marker.delete()
-        return done
+        done = replay(ruleset, marker.from_result, asked=_asked(marker))
+        if done is not None:
+            return done
+    return None
 
 
-def replay(ruleset: str, from_result: int = 0, *, locked: bool = False) -> Replayed:
+def replay(
+    ruleset: str, from_result: int = 0, *, asked: Asked | None = None, write: bool = True
+) -> Replayed | None:
     """Rate `ruleset` again from result id `from_result` on (0: from scratch), rewriting the stored
-    changes that differ and the rating rows of everyone rated since. Call it in a transaction."""
-    if not locked:
-        list(Rating.objects.select_for_update().filter(ruleset=ruleset).order_by("pk").values("pk"))
-    start = _whole_rounds_from(ruleset, from_result)
-    players = _players_before(ruleset, start)
-    later = (
-        Result.objects.filter(ruleset=ruleset, pk__gte=start)
-        .order_by("pk")
-        .values_list(
-            "pk",
-            "round_id",
-            "user_id",
-            "place",
-            "counted",
-            "against_people",
-            "finished_at",
-            "rating_mu",
-            "rating_sigma",
-            "rating_change",
-        )
-    )
-    tables: dict[int, list[tuple]] = {}  # round id: its results, rounds in the order of their first
-    for row in later.iterator(chunk_size=WRITE_BATCH):
-        tables.setdefault(row[1], []).append(row)
-    changed: list[tuple[int, float | None, float | None, int | None]] = []
-    rounds = 0
-    for table in tables.values():
-        rated = sorted(
-            (row for row in table if row[4] and row[5] and row[2] is not None),
-            key=lambda row: row[3],
-        )
-        stored = {row[0]: (row[7], row[8], row[9]) for row in table}
-        new: dict[int, tuple[float | None, float | None, int | None]] = dict.fromkeys(
-            stored, (None, None, None)
-        )
-        if len(rated) >= 2:
-            rounds += 1
-            before = [players.get(row[2], Player(NEW_PLAYER, 0, None)) for row in rated]
-            after = rate_places([p.skill for p in before])
-            for row, old, skill in zip(rated, before, after, strict=True):
-                new[row[0]] = (skill.mu, skill.sigma, skill.shown - old.skill.shown)
-                players[row[2]] = Player(skill, old.games + 1, row[6])
-        changed += [(pk, *values) for pk, values in new.items() if stored[pk] != values]
-    update_rows(Result, ["rating_mu", "rating_sigma", "rating_change"], changed)
-    return Replayed(rounds, len(changed), _write_ratings(ruleset, players))
+    changes that differ and the rating rows of everyone rated since, and delete its marker; None if
+    the marker is no longer `asked` (a round was taken out meanwhile: do it again). `write=False`
+    writes nothing and counts what differs (`recompute_ratings --check`).
 
-
-def _whole_rounds_from(ruleset: str, from_result: int) -> int:
-    """The first result id from which whole rounds follow: a round's results are written by one
-    statement, but another round's may take ids between them, so a round may straddle `from_result`."""
-    start = from_result
-    while start > 0:
-        straddling = Result.objects.filter(
-            ruleset=ruleset,
-            round_id__in=Result.objects.filter(ruleset=ruleset, pk__gte=start).values("round_id"),
-            pk__lt=start,
-        ).aggregate(first=Min("pk"))["first"]
-        if straddling is None:
+    Rounds end meanwhile: it rates and writes without holding what they need, then catches up with
+    them in one short transaction holding the rule set's lock (rule_set_lock), in which no round's
+    end rates: those that rated meanwhile are rated again on top of the replayed ratings."""
+    rebuild = Rebuild.starting(ruleset, from_result)
+    changed = rebuild.rate_until(committed_up_to(ruleset))
+    results = written = 0
+    if write:
+        results, changed = results + write_results(changed), []
+        written += write_ratings(ruleset, rebuild.players)
+        rebuild.touched.clear()  # whoever a round's end rates from now on is written again below
+    for _ in range(CATCH_UP_PASSES):  # rounds that ended meanwhile, while nothing is held yet
+        before = rebuild.rounds
+        changed += rebuild.rate_until(committed_up_to(ruleset))
+        if write:
+            results, changed = results + write_results(changed), []
+        if rebuild.rounds - before < FEW_ROUNDS:
             break
-        start = straddling
-    return start
+    with transaction.atomic():
+        no_one_rating(ruleset)
+        changed += rebuild.rate_until(None)
+        if not write:
+            unwritten = len(differing(ruleset, rebuild.players))
+            unwritten += missing_ratings(ruleset, rebuild.players)
+            return Replayed(rebuild.rounds, len(changed), unwritten)
+        results += update_rows(Result, ["rating_mu", "rating_sigma", "rating_change"], changed)
+        if rebuild.touched:
+            written += write_ratings(ruleset, rebuild.players, only=rebuild.touched)
+        # After the results: a removal locks its round's results, then the marker.
+        marker = RatingReplay.objects.select_for_update().filter(ruleset=ruleset).first()
+        if (_asked(marker) if marker else None) != asked:
+            transaction.set_rollback(True)
+            return None
+        if marker is not None:
+            marker.delete()
+        ratings_written(ruleset)
+    return Replayed(rebuild.rounds, results, written)
 
 
-def _players_before(ruleset: str, start: int) -> dict[int, Player]:
-    """Each player's rating as their last rated result before `start` left it."""
-    if start <= 0:
-        return {}
-    earlier = Result.objects.filter(
-        ruleset=ruleset, pk__lt=start, rating_mu__isnull=False, user_id__isnull=False
-    )
-    last = {
-        row["user_id"]: (row["last"], row["games"])
-        for row in earlier.values("user_id").annotate(last=Max("pk"), games=Count("pk"))
-    }
-    rows = Result.objects.filter(pk__in=[pk for pk, _ in last.values()]).values_list(
-        "user_id", "rating_mu", "rating_sigma", "finished_at"
-    )
-    return {
-        user_id: Player(Skill(mu, sigma), last[user_id][1], when)
-        for user_id, mu, sigma, when in rows
-        if user_id is not None and mu is not None and sigma is not None  # as filtered above
-    }
+def marker_now(ruleset: str) -> Asked | None:
+    """The rule set's pending replay as it stands (None: none), for `replay`'s `asked`."""
+    marker = RatingReplay.objects.filter(ruleset=ruleset).first()
+    return _asked(marker) if marker else None
 
 
-def _write_ratings(ruleset: str, players: dict[int, Player]) -> int:
-    """Set every rating row of the rule set to where the results leave it (a player with no rated
-    result left gets the new player's rating back). Returns the rows written."""
-    rows = list(Rating.objects.filter(ruleset=ruleset))
-    known = {row.user_id for row in rows}
-    rows += [
-        Rating(user_id=user_id, ruleset=ruleset, mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, value=0)
-        for user_id in players.keys() - known
-    ]
-    changed = []
-    for row in rows:
-        player = players.get(row.user_id, Player(NEW_PLAYER, 0, None))
-        want = (player.skill.mu, player.skill.sigma, player.skill.shown, player.games)
-        want_last = player.last_played
-        if (row.mu, row.sigma, row.value, row.games) != want or row.last_played != want_last:
-            row.mu, row.sigma, row.value, row.games = want
-            row.last_played = want_last
-            changed.append(row)
-    Rating.objects.bulk_create([r for r in changed if r.pk is None], batch_size=WRITE_BATCH)
-    update_rows(
-        Rating,
-        ["mu", "sigma", "value", "games", "last_played"],
-        [(r.pk, r.mu, r.sigma, r.value, r.games, r.last_played) for r in changed if r.pk],
-    )
-    ratings_written(ruleset)  # and the marker of a pending replay goes in the same transaction
-    return len(changed)
+def _asked(marker: RatingReplay) -> Asked:
+    return (marker.from_result, marker.requested_at)

@@ -9,6 +9,8 @@ rated among themselves by their places; one counted account alone is not rated.
 Order: `lock_ratings` runs before the round's results are written, so the results' ids (the order
 `replay` rates them in) follow the order in which the players' rating rows were taken: two rounds
 sharing a player are rated in the order their results were written, and `replay` gives the same.
+Before the rows it shares the rule set's lock (`rule_set_lock.rating_in`), which a replay takes alone
+only for moments: a round's end never waits on the long part of a replay.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from ..models import Rating, Result
 from .board_version import ratings_written
+from .rule_set_lock import rating_in
 from .scale import DEFAULT_MU, DEFAULT_SIGMA, shown
 from .skill import Skill, rate_places
 from .writes import update_rows
@@ -28,6 +31,7 @@ def lock_ratings(user_ids: Iterable[int], ruleset: str) -> dict[int, Rating]:
     wanted = sorted(set(user_ids))
     if not wanted:
         return {}
+    rating_in(ruleset)
     Rating.objects.bulk_create(
         [
             Rating(

@@ -14,6 +14,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from leaderboard.models import Rating, RatingReplay, Result
+from leaderboard.ratings import skill
 from leaderboard.ratings.replay import recalculating, replay_requested
 from leaderboard.results import FinishedRound, SeatFacts, record_played, remove_round
 from leaderboard.tasks import finish_lost_replays, replay_ratings
@@ -188,3 +189,64 @@ def test_beat_does_a_replay_whose_task_was_lost_and_leaves_a_fresh_or_running_on
     }
     assert finish_lost_replays() == ["classic"]
     assert recalculating() == set()
+
+
+def test_rounds_ending_while_a_replay_computes_keep_their_ratings(monkeypatch):
+    ann, ben, cat, dan, eve, fay = accounts("ann", "ben", "cat", "dan", "eve", "fay")
+    play([ann, ben], START)
+    upset = play([cat, ann], START + timedelta(hours=1))
+    play([ben, cat], START + timedelta(hours=2))
+    remove_round(upset)
+
+    # The first round the replay rates is the moment three rounds end: two players new to duel, two
+    # who have played it, and a newcomer against one who has.
+    real_model, armed = skill.model, [True]
+
+    def rounds_end_meanwhile():
+        if armed:
+            armed.clear()
+            later = START + timedelta(hours=3)
+            play([dan, eve], later)
+            play([ben, ann], later)
+            play([fay, cat], later)
+        return real_model()
+
+    monkeypatch.setattr(skill, "model", rounds_end_meanwhile)
+    replay_ratings("duel")
+    assert not armed  # the rounds ended in the middle of the replay
+    assert recalculating() == set()
+
+    for newcomer in (dan, eve, fay):
+        rating = Rating.objects.get(user=newcomer, ruleset="duel")
+        change = Result.objects.get(user=newcomer).rating_change
+        assert (rating.games, rating.value) == (1, 1500 + change), newcomer.username
+    assert Rating.objects.get(user=ann, ruleset="duel").games == 2  # the removed round left
+    call_command(
+        "recompute_ratings", "--check"
+    )  # what the incremental ratings are: what a replay gives
+
+
+def test_a_round_taken_out_while_a_replay_runs_is_replayed_away_too(monkeypatch):
+    ann, ben, cat = accounts("ann", "ben", "cat")
+    upset = play([cat, ann], START)
+    play([ann, ben], START + timedelta(hours=1))
+    second_upset = play([cat, ben], START + timedelta(hours=2))
+    play([ben, ann], START + timedelta(hours=3))
+    remove_round(upset)
+
+    # A moderator takes out another round while the replay rates: what it computed is stale, so it
+    # writes nothing of it, and does the work again with both rounds out.
+    real_model, armed = skill.model, [True]
+
+    def removed_meanwhile():
+        if armed:
+            armed.clear()
+            remove_round(second_upset)
+        return real_model()
+
+    monkeypatch.setattr(skill, "model", removed_meanwhile)
+    replay_ratings("duel")
+    assert not armed and recalculating() == set()
+    assert Rating.objects.get(user=cat, ruleset="duel").games == 0
+    assert not Result.objects.filter(user=cat, rating_change__isnull=False).exists()
+    call_command("recompute_ratings", "--check")
