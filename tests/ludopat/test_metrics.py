@@ -61,15 +61,15 @@ def test_metrics_is_a_404_for_an_address_not_allowed(client, settings):
     assert strict.post("/metrics", REMOTE_ADDR="203.0.113.9").status_code == 404
     assert strict.post("/no-such-page", REMOTE_ADDR="203.0.113.9").status_code == 404
     assert client.post("/metrics").status_code == 405  # from an allowed address, GET only
-    # Behind one proxy the client is the proxy's entry: a client writing 127.0.0.1 itself into the
-    # header gains nothing.
+    # Through a proxy, even one the site trusts, an address is no key (the token is): a client
+    # writing 127.0.0.1 into the header gains nothing, nor does an allowed client behind the proxy.
     settings.LUDOPAT_PROXY_COUNT = 1
     spoofed = client.get(
         "/metrics", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="127.0.0.1, 203.0.113.9"
     )
     assert spoofed.status_code == 404
     via_proxy = client.get("/metrics", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="127.0.0.1")
-    assert via_proxy.status_code == 200
+    assert via_proxy.status_code == 404
     settings.LUDOPAT_PROXY_COUNT = 0
     settings.LUDOPAT_METRICS_ALLOW = ["192.0.2.7"]
     assert client.get("/metrics").status_code == 404  # 127.0.0.1 is only the default
@@ -87,11 +87,6 @@ FORWARDING = {
 TOKEN = "a-long-random-scrape-token"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 14: behind a plain-HTTP proxy on the same machine (HTTPS=0, no proxy "
-    "count) every client reads as 127.0.0.1, so /metrics answers the whole Internet",
-)
 @pytest.mark.django_db
 def test_metrics_behind_a_local_proxy_needs_the_bearer_token(client, settings):
     settings.LUDOPAT_PROXY_COUNT = 0  # HTTPS=0's default: the site was not told of the proxy
@@ -118,11 +113,6 @@ def test_metrics_behind_a_local_proxy_needs_the_bearer_token(client, settings):
     assert client.get("/metrics", **empty, REMOTE_ADDR="198.51.100.4").status_code == 404
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 14: forwarding headers the site was not told to trust are ignored "
-    "without a word, so every client behind the proxy is one address for the rate limits",
-)
 @pytest.mark.django_db
 def test_forwarding_headers_the_site_does_not_trust_are_warned_about_once(
     client, settings, caplog, monkeypatch
