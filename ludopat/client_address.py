@@ -5,20 +5,48 @@ LUDOPAT_PROXY_COUNT says how many proxies we run in front of the site (default: 
 else 0); each appends the address it saw to LUDOPAT_PROXY_HEADER (default X-Forwarded-For). The client
 is the entry that many places from the right: entries further left were written by the client itself
 and can say anything, so they are never trusted.
+
+A site behind a proxy it was not told of (HTTPS=0 leaves the count at 0) reads every client as the
+proxy: one address for the rate limits and the log-in lock-out. It can't know better, but it can say
+so: `WarnUntrustedForwarding` logs a warning at the first request that carries forwarding headers the
+site does not read, once per process.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+
 from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+# Headers a proxy adds with the client's address: nginx's usual two, RFC 7239's, and the configured one.
+FORWARDING_HEADERS = ("X-Forwarded-For", "Forwarded", "X-Real-IP")
 
 
 def _proxy_count() -> int:
     return int(getattr(settings, "LUDOPAT_PROXY_COUNT", 0))
 
 
-def _meta_key() -> str:
-    header = getattr(settings, "LUDOPAT_PROXY_HEADER", "X-Forwarded-For")
-    return "HTTP_" + header.upper().replace("-", "_")
+def _header() -> str:
+    return str(getattr(settings, "LUDOPAT_PROXY_HEADER", "X-Forwarded-For"))
+
+
+def _meta_key(header: str | None = None) -> str:
+    return "HTTP_" + (header or _header()).upper().replace("-", "_")
+
+
+def forwarding_headers(request) -> list[str]:
+    """The forwarding headers the request carries (any proxy's, trusted or not)."""
+    names = dict.fromkeys((*FORWARDING_HEADERS, _header()))
+    return [name for name in names if request.META.get(_meta_key(name))]
+
+
+def read_from_header(request) -> bool:
+    """Whether the client address of `request` is read from the proxies' header (else it is the
+    connection's own address)."""
+    return _proxy_count() > 0 and bool(request.META.get(_meta_key()))
 
 
 def pick(remote: str | None, forwarded: str | None) -> str:
@@ -53,3 +81,32 @@ def from_scope(scope) -> str:
     wanted = _meta_key()[5:].lower().replace("_", "-").encode("latin-1")
     hops = [v.decode("latin-1") for n, v in scope.get("headers") or [] if n.lower() == wanted]
     return pick(client[0], ",".join(hops))
+
+
+# Set once the warning is logged; the tests put a fresh one in.
+untrusted_seen = threading.Event()
+
+
+class WarnUntrustedForwarding:
+    """Logs, once per process, the first request whose forwarding headers the site does not read."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not untrusted_seen.is_set() and not read_from_header(request):
+            headers = forwarding_headers(request)
+            if headers:
+                untrusted_seen.set()
+                log.warning(
+                    "A request came with %s from %s, but LUDOPAT_PROXY_COUNT is %s (with "
+                    "LUDOPAT_PROXY_HEADER %s): the site reads every client behind that proxy as "
+                    "its address, one address for the rate limits and the log-in lock-out. Set "
+                    "LUDOPAT_PROXY_COUNT to the number of proxies in front of the site "
+                    '(docs/operations.md, "The reverse proxy"). Said once per process.',
+                    ", ".join(headers),
+                    request.META.get("REMOTE_ADDR", "unknown"),
+                    _proxy_count(),
+                    _header(),
+                )
+        return self.get_response(request)

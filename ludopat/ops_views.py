@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import hmac
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.views.decorators.cache import never_cache
@@ -14,12 +16,32 @@ from accounts.ledger.watch import last_check
 from . import client_address, health, metrics
 
 
+def _bearer(request: HttpRequest) -> str:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def may_scrape(request: HttpRequest) -> bool:
+    """The configured bearer token (Prometheus' `authorization` setting), from anywhere; or an address
+    in LUDOPAT_METRICS_ALLOW with no forwarding header at all. A request that came through a proxy
+    carries one: behind a proxy on the same machine the site may not have been told of
+    (LUDOPAT_PROXY_COUNT), every client would read as 127.0.0.1, so no header-borne request is let in
+    by its address."""
+    expected = settings.LUDOPAT_METRICS_TOKEN
+    given = _bearer(request)
+    if expected and given and hmac.compare_digest(given.encode(), expected.encode()):
+        return True
+    if client_address.forwarding_headers(request):
+        return False
+    return request.META.get("REMOTE_ADDR") in settings.LUDOPAT_METRICS_ALLOW
+
+
 @csrf_exempt  # it changes nothing; the CSRF check's 403 would tell the page apart from a missing one
 @never_cache
 def metrics_page(request: HttpRequest) -> HttpResponse:
-    """Prometheus' scrape; any address not in LUDOPAT_METRICS_ALLOW gets the site's ordinary 404, as
-    if there were nothing here (whatever the method: a 405 would tell it apart from a missing page)."""
-    if client_address.from_request(request) not in settings.LUDOPAT_METRICS_ALLOW:
+    """Prometheus' scrape; anyone `may_scrape` refuses gets the site's ordinary 404, as if there were
+    nothing here (whatever the method: a 405 would tell it apart from a missing page)."""
+    if not may_scrape(request):
         raise Http404
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET", "HEAD"])

@@ -11,8 +11,10 @@ LUDOPAT_PROXY_HEADER (the header they append the client's address to; default X-
 DATABASE_POOL_SIZE (PostgreSQL connections kept per process; default 10, 0: no pool).
 DATABASE_REPLICA_URL (a streaming replica of DATABASE_URL's PostgreSQL; default none: every read on the
 primary). The leaderboard, players' pages and public replays read it (ludopat/read_replica.py).
-LUDOPAT_METRICS_ALLOW (client addresses /metrics answers; default 127.0.0.1) and PROMETHEUS_MULTIPROC_DIR
-(read by prometheus_client itself: the folder every process writes its metrics to; see ludopat/metrics.py).
+LUDOPAT_METRICS_ALLOW (addresses /metrics answers when they connect with no forwarding header; default
+127.0.0.1), LUDOPAT_METRICS_TOKEN (a bearer token /metrics answers from anywhere; default none) and
+PROMETHEUS_MULTIPROC_DIR (read by prometheus_client itself: the folder every process writes its metrics
+to; see ludopat/metrics.py).
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ MIDDLEWARE = [
     # asks, so that its times take in the whole chain).
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Forwarding headers the site was not told to trust: a warning, once (ludopat/client_address.py).
+    "ludopat.client_address.WarnUntrustedForwarding",
     "ludopat.csp.ContentSecurityPolicyMiddleware",
     "ludopat.readable_errors.ReadableRefusalsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -228,8 +232,10 @@ AXES_HTTP_RESPONSE_CODE = 429
 # to which header. The rate limits and django-axes read it the same way; 0 means REMOTE_ADDR.
 LUDOPAT_PROXY_COUNT = env_int("LUDOPAT_PROXY_COUNT", 1 if HTTPS else 0)
 LUDOPAT_PROXY_HEADER = os.environ.get("LUDOPAT_PROXY_HEADER", "X-Forwarded-For")
-# The client addresses (as read above) that /metrics answers; anyone else gets a 404.
+# Who /metrics answers (ludopat/ops_views.py): a request with this bearer token, or from one of these
+# addresses with no forwarding header at all; anyone else gets a 404.
 LUDOPAT_METRICS_ALLOW = env_list("LUDOPAT_METRICS_ALLOW", ["127.0.0.1"])
+LUDOPAT_METRICS_TOKEN = os.environ.get("LUDOPAT_METRICS_TOKEN", "")
 AXES_CLIENT_IP_CALLABLE = "ludopat.client_address.for_axes"
 
 SESSION_COOKIE_HTTPONLY = True

@@ -5,6 +5,8 @@ adds up several processes'). Counters only grow, so each test compares before an
 
 from __future__ import annotations
 
+import logging
+import threading
 from datetime import timedelta
 
 import pytest
@@ -59,19 +61,82 @@ def test_metrics_is_a_404_for_an_address_not_allowed(client, settings):
     assert strict.post("/metrics", REMOTE_ADDR="203.0.113.9").status_code == 404
     assert strict.post("/no-such-page", REMOTE_ADDR="203.0.113.9").status_code == 404
     assert client.post("/metrics").status_code == 405  # from an allowed address, GET only
-    # Behind one proxy the client is the proxy's entry: a client writing 127.0.0.1 itself into the
-    # header gains nothing.
+    # Through a proxy, even one the site trusts, an address is no key (the token is): a client
+    # writing 127.0.0.1 into the header gains nothing, nor does an allowed client behind the proxy.
     settings.LUDOPAT_PROXY_COUNT = 1
     spoofed = client.get(
         "/metrics", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="127.0.0.1, 203.0.113.9"
     )
     assert spoofed.status_code == 404
     via_proxy = client.get("/metrics", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="127.0.0.1")
-    assert via_proxy.status_code == 200
+    assert via_proxy.status_code == 404
     settings.LUDOPAT_PROXY_COUNT = 0
     settings.LUDOPAT_METRICS_ALLOW = ["192.0.2.7"]
     assert client.get("/metrics").status_code == 404  # 127.0.0.1 is only the default
     assert client.get("/metrics", REMOTE_ADDR="192.0.2.7").status_code == 200
+
+
+# What a proxy in front of the site adds to every request it passes on (nginx's X-Forwarded-For and
+# X-Real-IP, RFC 7239's Forwarded), and the header LUDOPAT_PROXY_HEADER names.
+FORWARDING = {
+    "HTTP_X_FORWARDED_FOR": "203.0.113.9",
+    "HTTP_FORWARDED": "for=203.0.113.9",
+    "HTTP_X_REAL_IP": "203.0.113.9",
+    "HTTP_X_CLIENT_ADDRESS": "203.0.113.9",
+}
+TOKEN = "a-long-random-scrape-token"
+
+
+@pytest.mark.django_db
+def test_metrics_behind_a_local_proxy_needs_the_bearer_token(client, settings):
+    settings.LUDOPAT_PROXY_COUNT = 0  # HTTPS=0's default: the site was not told of the proxy
+    settings.LUDOPAT_PROXY_HEADER = "X-Client-Address"
+    settings.LUDOPAT_METRICS_TOKEN = TOKEN
+    # A stranger's request through nginx on 127.0.0.1, with any one forwarding header.
+    for name, value in FORWARDING.items():
+        assert client.get("/metrics", **{name: value}).status_code == 404, name
+    # Prometheus' scrape with its `authorization` setting passes, through the proxy or from anywhere.
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {TOKEN}"}
+    assert client.get("/metrics", **bearer, **FORWARDING).status_code == 200
+    assert client.get("/metrics", **bearer, REMOTE_ADDR="198.51.100.4").status_code == 200
+    assert "ludopat_" in scrape(Client(HTTP_AUTHORIZATION=f"bearer {TOKEN}"))
+    # A wrong token, or none, is the ordinary 404.
+    wrong = {"HTTP_AUTHORIZATION": f"Bearer {TOKEN}x"}
+    assert client.get("/metrics", **wrong, **FORWARDING).status_code == 404
+    assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer ", **FORWARDING).status_code == 404
+    # An allowed address connecting straight to daphne, with no forwarding header at all, needs none.
+    assert client.get("/metrics").status_code == 200
+    assert client.get("/metrics", **wrong).status_code == 200
+    # No token configured: an empty one is no key.
+    settings.LUDOPAT_METRICS_TOKEN = ""
+    empty = {"HTTP_AUTHORIZATION": "Bearer "}
+    assert client.get("/metrics", **empty, REMOTE_ADDR="198.51.100.4").status_code == 404
+
+
+@pytest.mark.django_db
+def test_forwarding_headers_the_site_does_not_trust_are_warned_about_once(
+    client, settings, caplog, monkeypatch
+):
+    from ludopat import client_address
+
+    monkeypatch.setattr(client_address, "untrusted_seen", threading.Event(), raising=False)
+    settings.LUDOPAT_PROXY_COUNT = 0
+
+    def warnings_after(**headers: str) -> list[str]:
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="ludopat.client_address"):
+            assert client.get("/health/live", **headers).status_code == 200
+        return [r.getMessage() for r in caplog.records if r.name == "ludopat.client_address"]
+
+    assert warnings_after() == []  # no proxy: nothing to say
+    # A proxy count set and its header there: the address is read from it, as told.
+    settings.LUDOPAT_PROXY_COUNT = 1
+    assert warnings_after(HTTP_X_FORWARDED_FOR="203.0.113.9") == []
+    settings.LUDOPAT_PROXY_COUNT = 0
+    [warning] = warnings_after(HTTP_X_REAL_IP="203.0.113.9")
+    assert "X-Real-IP" in warning and "LUDOPAT_PROXY_COUNT" in warning
+    # Once per process: the log is not flooded with one line per request.
+    assert warnings_after(HTTP_X_FORWARDED_FOR="203.0.113.9") == []
 
 
 @pytest.mark.django_db(transaction=True)  # the push happens on commit
