@@ -21,6 +21,8 @@ from .desk_forms import ResolveForm
 from .moderation.errors import ModerationError
 from .moderation.reports import do_resolve_report
 from .sanctions import when
+from .two_factor import is_verified
+from .two_factor_views import second_factor_needed
 
 NOT_STAFF = "The moderator's desk is for the site's moderators."
 NO_ROLE = "Your staff account has no moderator role yet: an admin adds you to the Moderator group."
@@ -47,13 +49,16 @@ def may_use_desk(user) -> bool:
 
 
 def desk_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Staff with a moderator role only: a visitor is sent to log in, anyone else is told why."""
+    """Staff with a moderator role, in a session a second factor verified, only: a visitor is sent to
+    log in, anyone else is told why (staff without the second factor, how to get one)."""
 
     @wraps(view)
     def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         user = request.user
         if not user.is_authenticated:
             return redirect_to_login(request.get_full_path())
+        if user.is_active and user.is_staff and not is_verified(user):
+            return second_factor_needed(request, request.get_full_path())
         if not may_use_desk(user):
             message = NO_ROLE if user.is_staff else NOT_STAFF
             return render(request, "403.html", {"message": message}, status=403)

@@ -1,20 +1,18 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views, wallet_views
-from .forms import LogInForm
+from . import two_factor_views, views, wallet_views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("wallet/", wallet_views.wallet, name="wallet"),
     path("wallet/top-up/", wallet_views.top_up, name="wallet_top_up"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(
-            redirect_authenticated_user=True, authentication_form=LogInForm
-        ),
-        name="login",
-    ),
+    path("login/", two_factor_views.LogInView.as_view(), name="login"),
+    path("login/code/", two_factor_views.login_code, name="login_code"),
+    path("two-factor/", two_factor_views.settings_page, name="two_factor"),
+    path("two-factor/set-up/", two_factor_views.enrol, name="two_factor_enrol"),
+    path("two-factor/recovery-codes/", two_factor_views.recovery_codes, name="two_factor_codes"),
+    path("two-factor/off/", two_factor_views.turn_off, name="two_factor_off"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path(

@@ -220,6 +220,23 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# A second factor (docs/moderation.md, "A second factor"): an authenticator app (TOTP) and single-use
+# recovery codes, from django-otp. Its middleware, right after Django's, tells each request whether a
+# device verified the session; the admin site is ours (accounts/admin_site.py): like the desk, it
+# refuses a staff session that no device verified. One block, so the lists above stay as they read.
+INSTALLED_APPS = [
+    "accounts.admin_site.AdminConfig" if app == "django.contrib.admin" else app
+    for app in INSTALLED_APPS
+] + ["django_otp", "django_otp.plugins.otp_totp", "django_otp.plugins.otp_static"]
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.contrib.auth.middleware.AuthenticationMiddleware") + 1,
+    "django_otp.middleware.OTPMiddleware",
+)
+OTP_TOTP_ISSUER = "Ludopat"  # the name the authenticator app shows beside the account
+# Not even a superuser reads a staff member's secret or recovery codes in the admin (a deleted device is
+# replaced by its owner: `manage.py reset_second_factor`).
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
+
 # A username-and-address pair is locked after AXES_FAILURE_LIMIT failures for AXES_COOLOFF_MINUTES.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours

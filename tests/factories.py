@@ -48,6 +48,47 @@ def make_user(username: str):
     return User.objects.create_user(username, password=PASSWORD)
 
 
+# A fixed authenticator secret (hex), so a test or a browser test computes the codes an app would show.
+AUTHENTICATOR_KEY = "3132333435363738393031323334353637383930"
+
+
+def with_authenticator(user):
+    """`user`'s confirmed authenticator app (TOTP, AUTHENTICATOR_KEY), made if it has none."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+    return device or TOTPDevice.objects.create(
+        user=user, name="Authenticator app", key=AUTHENTICATOR_KEY, confirmed=True
+    )
+
+
+def code_now(device=None, at: float | None = None) -> str:
+    """The 6 digits an authenticator app with AUTHENTICATOR_KEY (or `device`'s key) shows now (or at
+    the Unix time `at`)."""
+    import time
+    from binascii import unhexlify
+
+    from django_otp.oath import TOTP
+
+    app = TOTP(unhexlify(device.key if device is not None else AUTHENTICATOR_KEY))
+    app.time = at if at is not None else time.time()
+    return f"{app.token():06d}"
+
+
+def verified_client(user, client=None):
+    """A test client logged in as `user` in a session its authenticator verified (made if needed), as
+    the log-in's code step leaves it: what the desk and the admin ask of a staff session."""
+    from django.test import Client
+    from django_otp import DEVICE_ID_SESSION_KEY
+
+    client = client or Client()
+    client.force_login(user)
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = with_authenticator(user).persistent_id
+    session.save()
+    return client
+
+
 def seasoned_account(name: str, password: str | None = None):
     """An account two days old: past the age the new-player limits look at."""
     user = User.objects.create_user(name, password=password)

@@ -10,16 +10,19 @@ from django.utils.timesince import timesince
 from accounts import desk_reads
 from accounts.desk_views import may_use_desk
 from accounts.sanctions import when
+from accounts.two_factor import is_verified
 
 register = template.Library()
 
 
 @register.simple_tag
 def desk_open_reports(user) -> int | None:
-    """The nav badge's number of open reports, for those who work the desk (None for everyone else)."""
+    """The nav badge's number of open reports, for those who work the desk (None for everyone else;
+    0, the link without a number, for staff whose session no second factor verified: the desk tells
+    them how to get one, and a password alone reads nothing of its queue)."""
     if user is None or not user.is_authenticated or not may_use_desk(user):
         return None
-    return desk_reads.open_report_count()
+    return desk_reads.open_report_count() if is_verified(user) else 0
 
 
 # An audit entry's action in a moderator's words.

@@ -23,6 +23,7 @@ from accounts.ledger.models import (
     LedgerTransaction,
 )
 from accounts.ledger.posting import post
+from tests.factories import verified_client
 from tests.ledger_checks import assert_ledger_ok, ledger_stays_balanced  # noqa: F401
 
 User = get_user_model()
@@ -68,8 +69,7 @@ def test_createsuperuser_and_admin_made_accounts_get_it_too():
     assert balance_of(admin.pk) == 1000
     admin.set_password(PASSWORD)
     admin.save()
-    client = Client()
-    client.force_login(admin)
+    client = verified_client(admin)
     client.post(
         "/admin/accounts/user/add/",
         {
@@ -189,8 +189,7 @@ def test_a_user_with_coin_history_cannot_be_deleted(alice):
 
 def test_the_admin_shows_the_ledger_read_only(alice):
     root = User.objects.create_superuser("root", "r@example.com", PASSWORD)
-    client = Client()
-    client.force_login(root)
+    client = verified_client(root)
     entry = LedgerEntry.objects.filter(account__user=alice).get()
     assert client.get("/admin/accounts/ledgerentry/").status_code == 200
     assert (

@@ -9,7 +9,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from games.engine.fair import die
-from tests.factories import PASSWORD, make_user
+from tests.factories import PASSWORD, code_now, make_user
 
 NO_AUTOMOVE = "localStorage.setItem('ludopat:automove', '0')"
 
@@ -100,12 +100,23 @@ def set_client_seed(page: Page, seat: int, seed: str) -> None:
 # the database). Both are tests/factories.py's.
 
 
-def log_in(page: Page, username: str) -> None:
+def log_in(page: Page, username: str, with_code: bool = False) -> None:
+    """Log in through the log-in page; `with_code`: an account with an authenticator app
+    (factories.with_authenticator) then gives the code its app shows now."""
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
+    if with_code:
+        give_code(page)
     expect(page.get_by_role("navigation", name="Main")).to_contain_text(username)
+
+
+def give_code(page: Page) -> None:
+    """The log-in's code step, with the code an app holding factories.AUTHENTICATOR_KEY shows now."""
+    expect(page.get_by_test_id("login-code")).to_be_visible()
+    page.get_by_label("Code", exact=True).fill(code_now())
+    page.get_by_role("button", name="Go on").click()
 
 
 def alice_and_bob(new_page, server, viewport=None) -> tuple[Page, Page]:

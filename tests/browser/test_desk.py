@@ -27,7 +27,7 @@ def test_a_moderator_mutes_a_reported_sender_from_the_desk_in_two_clicks(
     bob = bob_in_a_reported_room(new_page, server)
 
     mod = new_page()
-    log_in(mod, "mod")
+    log_in(mod, "mod", with_code=True)
     expect(mod.get_by_test_id("nav-desk")).to_have_accessible_name("Desk 1 open report")
     mod.goto("/desk/")
     queue = mod.get_by_test_id("desk-queue")

@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import check_accessible
-from tests.browser.play import PASSWORD, log_in, make_user
+from tests.browser.play import PASSWORD, give_code, log_in, make_user
+from tests.factories import with_authenticator
 
 pytestmark = pytest.mark.browser
 
@@ -24,6 +25,7 @@ def make_moderator(username: str):
     user.is_staff = True
     user.save(update_fields=["is_staff"])
     user.groups.add(Group.objects.get(name=MODERATOR))
+    with_authenticator(user)  # staff work with a second factor: log_in(..., with_code=True)
 
 
 def paused_room_with_an_insult() -> str:
@@ -73,10 +75,11 @@ def test_a_moderator_mutes_a_reported_sender_who_is_then_refused_with_the_reason
     expect(bob.get_by_test_id("chat-form")).to_be_visible()
 
     mod = new_page()
-    mod.goto("/admin/login/")
+    mod.goto("/admin/login/")  # the site's log-in, then its code step
     mod.get_by_label("Username").fill("mod")
     mod.get_by_label("Password").fill(PASSWORD)
     mod.get_by_role("button", name="Log in").click()
+    give_code(mod)
     mod.get_by_role("link", name="Reports").click()
     mod.get_by_role("link", name=re.compile(r"20\d\d")).first.click()  # the open report's row
 

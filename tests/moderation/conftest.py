@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from accounts.moderation.roles import ADMIN, MODERATOR, ensure_roles
 from games.models import ChatMessage
+from tests.factories import verified_client
 from tests.games.webplay import friends_room, member
 
 PASSWORD = "a-long-test-password"
@@ -39,6 +40,10 @@ def site_admin(django_user_model):
 
 
 def logged_in(user) -> Client:
+    """A client logged in as `user`; staff in a session their second factor verified, as the desk and
+    the admin ask (tests/accounts/test_second_factor.py tests that they do)."""
+    if user.is_staff:
+        return verified_client(user)
     client = Client()
     client.force_login(user)
     return client

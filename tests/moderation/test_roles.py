@@ -7,6 +7,7 @@ from django.contrib import admin
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from accounts.moderation.roles import ADMIN, MODERATOR
 
@@ -52,11 +53,13 @@ def test_a_non_staff_user_is_refused_everywhere_under_admin(who, player):
 
 def test_a_player_cannot_log_in_to_the_admin(player):
     client = Client()
-    answer = client.post(
-        reverse("admin:login"), {"username": "troll", "password": "a-long-test-password"}
-    )
-    assert answer.status_code == 200  # the form again, with its error
-    assert client.get(reverse("admin:index")).status_code == 302
+    # The admin's log-in is the site's (with its code step for staff): a player's password works there,
+    assert client.get(reverse("admin:login"))["Location"].startswith(reverse("login"))
+    client.post(reverse("login"), {"username": "troll", "password": "a-long-test-password"})
+    # and the admin still answers that it is for staff.
+    answer = client.get(reverse("admin:index"), follow=True)
+    assert answer.status_code == 403
+    assert escape("The admin is for the site's staff.") in answer.content.decode()
 
 
 def test_a_moderator_can_neither_adjust_coins_nor_void(moderator, site_admin):

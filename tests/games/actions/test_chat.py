@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.admin.sites import site
-from django.test import Client
 from django.utils import timezone
 
 from accounts.moderation import reports
@@ -16,7 +15,7 @@ from games import actions, selectors
 from games.actions import chat, pauses
 from games.errors import Conflict, GameError, NotAllowed
 from games.models import ChatMessage
-from tests.factories import friends_room, timed_room
+from tests.factories import friends_room, timed_room, verified_client
 from tests.games.webplay import (
     SEED,
     fresh,
@@ -72,8 +71,7 @@ def test_chat_opens_during_pauses_escapes_limits_rate_and_mutes(alice, bob, djan
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     # ... and in the admin.
     admin = django_user_model.objects.create_superuser("root", password="pw-pw-pw-pw")
-    client = Client()
-    client.force_login(admin)
+    client = verified_client(admin)
     for url in ("/admin/games/chatmessage/", f"/admin/games/chatmessage/{message.pk}/change/"):
         page = client.get(url).content.decode()
         assert "<script>alert(1)</script>" not in page
