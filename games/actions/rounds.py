@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from .. import engine
+from .. import engine, presence
 from ..actors import Actor, refuse_banned, seats_of, sits_in
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
@@ -114,13 +114,25 @@ def _banned(seat: Seat) -> bool:
     return seat.user is not None and seat.user.is_banned
 
 
-def _humans(seats: list[Seat]) -> list[Seat]:
-    """The people whose agreement a new round needs (a resigned player still decides on a rematch;
-    an absent one whose seat the computer holds, or a banned one, does not hold the others up)."""
+def _here(game: Game, seats: list[Seat]) -> set[int]:
+    """The seats of a room whose player is at the table now, where it matters: only a seat the
+    computer holds for its player asks (presence is Redis's; without it everyone counts as here)."""
+    held = [s for s in seats if s.kind == Seat.Kind.HUMAN and s.bot_controlled and not _banned(s)]
+    if game.mode != Game.Mode.FRIENDS or not held:
+        return set()
+    return presence.connected_seats(game.pk)
+
+
+def _humans(seats: list[Seat], here: set[int]) -> list[Seat]:
+    """The people whose agreement a new round needs: everyone at the table (`here`, the seats present
+    now) and every resigned player. The computer answers only for an absent player whose seat it
+    holds; a banned one does not hold the others up."""
     return [
         s
         for s in seats
-        if s.kind == Seat.Kind.HUMAN and (s.resigned or not s.bot_controlled) and not _banned(s)
+        if s.kind == Seat.Kind.HUMAN
+        and (s.resigned or not s.bot_controlled or s.pk in here)
+        and not _banned(s)
     ]
 
 
@@ -141,7 +153,7 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
         mine = seats_of(game, seats, actor)
         if not mine:
             raise NotAllowed("Only the players of this game can start a new round.")
-        humans = _humans(seats)
+        humans = _humans(seats, _here(game, seats))
         alone = game.mode != Game.Mode.FRIENDS or all(sits_in(s, actor) for s in humans)
         if alone:
             if game.is_over:
@@ -180,9 +192,25 @@ def _new_round(game: Game, seats: list[Seat]) -> None:
     game.result_places = []
     game.new_round_votes = []
     game.finished = None
-    for seat in seats:
-        if seat.resigned and not _banned(seat):
-            seat.resigned = False  # the computer keeps the seat until its player acts again
-            seat.save(update_fields=["resigned"])
+    _seat_players_again(game, seats)
     record_action(game, Action.Kind.NEW_ROUND, None, {"round": game.round}, f"Round {game.round}.")
     start_round(game, seats)
+
+
+def _seat_players_again(game: Game, seats: list[Seat]) -> None:
+    """A new round gives every player (a banned one aside) their seat back: the resigned ones play
+    again, and the computer lets go of the seat of everyone at the table now, so it plays none of
+    their turns. An absent player's seat stays with it until their page connects (seat_connected)."""
+    here = _here(game, seats)
+    for seat in seats:
+        if _banned(seat):
+            continue
+        fields = []
+        if seat.resigned:
+            seat.resigned = False
+            fields.append("resigned")
+        if seat.bot_controlled and seat.pk in here:
+            seat.bot_controlled = False
+            fields.append("bot_controlled")
+        if fields:
+            seat.save(update_fields=fields)

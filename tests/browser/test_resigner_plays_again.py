@@ -21,10 +21,6 @@ from tests.browser.play import (
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 9: after Play again the computer plays the resigner's seat until they reload",
-)
 def test_a_resigner_who_plays_again_rolls_for_themselves(new_page, server):
     alice, bob = open_duel_room(new_page, server)
     start_room(alice, bob)

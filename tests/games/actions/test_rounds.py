@@ -81,10 +81,6 @@ def test_play_again_after_a_game(host, guest, ruleset, first):
 # --- the computer answers for nobody at the table ------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 9: the computer agrees to a new round for a resigner who played again",
-)
 def test_a_resigner_back_for_the_next_round_answers_a_new_round_request_themselves(host, guest):
     game = friends_room(host, [guest])
     everyone_here(game)
@@ -100,10 +96,6 @@ def test_a_resigner_back_for_the_next_round_answers_a_new_round_request_themselv
     assert list(Result.objects.filter(user_id=host.user_id).values_list("place", flat=True)) == [1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 9: the computer agrees to a new round for a player back at the table",
-)
 def test_a_player_back_at_a_seat_the_computer_holds_answers_a_new_round_request(
     host, guest, monkeypatch
 ):
