@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from .. import engine, presence
@@ -96,17 +97,38 @@ def refuse_if_staked(game: Game, what: str) -> None:
 
 
 def gave_up_last(
-    seats: list[Seat], quitters: list[Seat], state_places: list[int] | None = None
+    game: Game,
+    seats: list[Seat],
+    quitters: list[Seat] | tuple[Seat, ...] = (),
+    order: list[int] | None = None,
 ) -> list[int]:
-    """Places for a round that `quitters` gave up: everyone else first (in `state_places` order where
-    the engine already ranked them, else seat order), the quitters last."""
-    out = {s.index for s in quitters}
-    order = list(state_places or []) + [s.index for s in seats]
-    seen: list[int] = []
-    for index in order:
-        if index not in out and index not in seen:
-            seen.append(index)
-    return seen + [s.index for s in quitters]
+    """Places (seat indexes, first place first) for a round given up by some: those who played on (in
+    `order`, the engine's finishing order where it ranked them, else seat order), then `quitters`, who
+    give up now, then those who resigned earlier in the round, so that the first to give up is last."""
+    earlier = [s.index for s in in_giving_up_order(game, seats) if s not in quitters]
+    last = [s.index for s in quitters] + earlier
+    ranked: list[int] = []
+    for index in list(order or []) + [s.index for s in seats]:
+        if index not in last and index not in ranked:
+            ranked.append(index)
+    return ranked + last
+
+
+def in_giving_up_order(game: Game, seats: list[Seat]) -> list[Seat]:
+    """The seats that resigned, the last to give up first (the order of their places): by the round's
+    RESIGN actions; a seat with none gave up before the round (a banned account's), so first of all."""
+    resigned = [s for s in seats if s.resigned]
+    if not resigned:
+        return []
+    when = dict(
+        Action.objects.filter(
+            game=game, round=game.round, kind=Action.Kind.RESIGN, seat__in=resigned
+        )
+        .values_list("seat_id")
+        .annotate(last=Max("seq"))
+        .values_list("seat_id", "last")
+    )
+    return sorted(resigned, key=lambda s: when.get(s.pk, -1), reverse=True)
 
 
 def _banned(seat: Seat) -> bool:
@@ -159,7 +181,7 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
             if game.is_over:
                 _new_round(game, seats)
             else:  # the asker wipes the round in play: they gave it up
-                places = gave_up_last(seats, mine)
+                places = gave_up_last(game, seats, mine)
                 end_round(game, seats, places=places, how=RoundEnd.WIPE, next_round=True)
             return game
         votes = set(game.new_round_votes) | {s.index for s in mine if s in humans}

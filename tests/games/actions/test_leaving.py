@@ -105,10 +105,6 @@ def four(host, guest, third, alice):
     return fresh(game), people
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 10: of the players who resigned, the earlier ones are ranked by seat",
-)
 def test_the_first_to_resign_places_last_at_four_seats(four):
     game, people = four
     for seat in (1, 2, 3):  # resigned in seat order: the ranking must be the other way round
@@ -121,10 +117,6 @@ def test_the_first_to_resign_places_last_at_four_seats(four):
 
 
 @pytest.mark.slow  # a round of about 300 actions (8 s): make test, not test-fast
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 10: resigners in a round played out are ranked by the board, not by when",
-)
 def test_the_first_to_resign_places_last_when_the_round_is_played_out(four):
     game, people = four
     actions.do_resign(game.pk, people[2])
