@@ -80,7 +80,7 @@ def finish_round(game: Game, seats: list[Seat], places: list[int], how: RoundEnd
     how = RoundEnd(how)
     game.status = Game.Status.FINISHED if how in PLAYED else Game.Status.ABANDONED
     game.finished = timezone.now()
-    game.result_places = list(places) if how in RANKED else []
+    game.result_places = banned_last(seats, places) if how in RANKED else []
     game.new_round_votes = []
     ended = EndedRound(game, seats, list(game.result_places), how)
     run_handlers(ended)
@@ -134,6 +134,14 @@ def in_giving_up_order(game: Game, seats: list[Seat]) -> list[Seat]:
 def _banned(seat: Seat) -> bool:
     """A banned account's seat: it gave up when the ban came, and gives up every round after it."""
     return seat.user is not None and seat.user.is_banned
+
+
+def banned_last(seats: list[Seat], places: list[int]) -> list[int]:
+    """`places` with the seats of banned accounts moved to the end: a ban is a sanction, so a banned
+    account places last whatever ended the round and whoever gave up before it (the computer may
+    have won for its seat, or the others given up first)."""
+    banned = {s.index for s in seats if _banned(s)}
+    return [i for i in places if i not in banned] + [i for i in places if i in banned]
 
 
 def _here(game: Game, seats: list[Seat]) -> set[int]:
@@ -220,12 +228,16 @@ def _new_round(game: Game, seats: list[Seat]) -> None:
 
 
 def _seat_players_again(game: Game, seats: list[Seat]) -> None:
-    """A new round gives every player (a banned one aside) their seat back: the resigned ones play
-    again, and the computer lets go of the seat of everyone at the table now, so it plays none of
-    their turns. An absent player's seat stays with it until their page connects (seat_connected)."""
+    """A new round gives every player their seat back: the resigned ones play again, and the computer
+    lets go of the seat of everyone at the table now, so it plays none of their turns. An absent
+    player's seat stays with it until their page connects (seat_connected); a banned one's stays
+    given up."""
     here = _here(game, seats)
     for seat in seats:
-        if _banned(seat):
+        if _banned(seat):  # banned between two rounds too: gives this one up from its start
+            if not (seat.resigned and seat.bot_controlled):
+                seat.resigned = seat.bot_controlled = True
+                seat.save(update_fields=["resigned", "bot_controlled"])
             continue
         fields = []
         if seat.resigned:

@@ -45,10 +45,6 @@ def test_a_new_round_asked_over_the_computer_playing_a_banned_seat_scores_it_las
     assert places_of(game, 2) == {"victim": (1, 10, True), "troll": (2, 0, True)}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 11: a ban after another player resigned scores the banned account second",
-)
 def test_a_ban_after_another_player_resigned_places_the_banned_account_last(
     people, moderator, player
 ):
@@ -64,10 +60,6 @@ def test_a_ban_after_another_player_resigned_places_the_banned_account_last(
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 11: a ban between rounds, then a new round wiped, scores the banned first",
-)
 def test_a_ban_between_rounds_then_a_wiped_round_places_the_banned_account_last(
     people, moderator, player
 ):
@@ -81,9 +73,6 @@ def test_a_ban_between_rounds_then_a_wiped_round_places_the_banned_account_last(
     assert places_of(game, 2) == {"victim": (1, 10, True), "troll": (2, 0, True)}
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 38 item 11: a round's end ranks a banned account where it is told"
-)
 @pytest.mark.parametrize("how", sorted(RANKED))
 def test_no_ranked_end_puts_a_banned_account_above_last(people, moderator, player, how):
     """The one place a round ends holds the rule, whoever worked out the places (a computer's win
