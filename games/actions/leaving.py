@@ -32,16 +32,15 @@ def _active(seats: list[Seat]) -> list[Seat]:
 
 
 def _resign(game: Game, seats: list[Seat], seat: Seat, how: RoundEnd = RoundEnd.RESIGN) -> None:
-    """`seat` gives up: with one opponent left the round ends (the winner, the resigner, then anyone
-    who resigned earlier); otherwise the computer plays on for the seat."""
+    """`seat` gives up: with one opponent left the round ends (the winner, the resigner, then those
+    who resigned earlier, the first of them last); otherwise the computer plays on for the seat."""
     seat.resigned = True
     seat.bot_controlled = True
     seat.save(update_fields=["resigned", "bot_controlled"])
     others = [s for s in _active(seats) if s != seat]
     text = f"{who(seat)} resigned."
     if len(others) == 1:
-        earlier = [s for s in seats if s.resigned and s != seat]
-        places = [others[0].index, seat.index] + [s.index for s in earlier]
+        places = gave_up_last(game, seats, [seat])
         text += f" {who(others[0])} wins!"
         end_round(
             game, seats, places=places, how=how, action=Action.Kind.RESIGN, seat=seat, text=text
@@ -140,7 +139,7 @@ def _abandon(game: Game, seats: list[Seat], quitters: list[Seat], text: str) -> 
     if game.status == Game.Status.OPEN:
         places, how = [], RoundEnd.CANCEL
     else:
-        places, how = gave_up_last(seats, quitters), RoundEnd.ABANDON
+        places, how = gave_up_last(game, seats, quitters), RoundEnd.ABANDON
     end_round(game, seats, places=places, how=how, action=Action.Kind.ABANDON, text=text)
     return game
 

@@ -16,9 +16,10 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
-from .. import engine
+from .. import engine, presence
 from ..actors import Actor, refuse_banned, seats_of, sits_in
 from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
@@ -79,7 +80,7 @@ def finish_round(game: Game, seats: list[Seat], places: list[int], how: RoundEnd
     how = RoundEnd(how)
     game.status = Game.Status.FINISHED if how in PLAYED else Game.Status.ABANDONED
     game.finished = timezone.now()
-    game.result_places = list(places) if how in RANKED else []
+    game.result_places = banned_last(seats, places) if how in RANKED else []
     game.new_round_votes = []
     ended = EndedRound(game, seats, list(game.result_places), how)
     run_handlers(ended)
@@ -96,17 +97,38 @@ def refuse_if_staked(game: Game, what: str) -> None:
 
 
 def gave_up_last(
-    seats: list[Seat], quitters: list[Seat], state_places: list[int] | None = None
+    game: Game,
+    seats: list[Seat],
+    quitters: list[Seat] | tuple[Seat, ...] = (),
+    order: list[int] | None = None,
 ) -> list[int]:
-    """Places for a round that `quitters` gave up: everyone else first (in `state_places` order where
-    the engine already ranked them, else seat order), the quitters last."""
-    out = {s.index for s in quitters}
-    order = list(state_places or []) + [s.index for s in seats]
-    seen: list[int] = []
-    for index in order:
-        if index not in out and index not in seen:
-            seen.append(index)
-    return seen + [s.index for s in quitters]
+    """Places (seat indexes, first place first) for a round given up by some: those who played on (in
+    `order`, the engine's finishing order where it ranked them, else seat order), then `quitters`, who
+    give up now, then those who resigned earlier in the round, so that the first to give up is last."""
+    earlier = [s.index for s in in_giving_up_order(game, seats) if s not in quitters]
+    last = [s.index for s in quitters] + earlier
+    ranked: list[int] = []
+    for index in list(order or []) + [s.index for s in seats]:
+        if index not in last and index not in ranked:
+            ranked.append(index)
+    return ranked + last
+
+
+def in_giving_up_order(game: Game, seats: list[Seat]) -> list[Seat]:
+    """The seats that resigned, the last to give up first (the order of their places): by the round's
+    RESIGN actions; a seat with none gave up before the round (a banned account's), so first of all."""
+    resigned = [s for s in seats if s.resigned]
+    if not resigned:
+        return []
+    when = dict(
+        Action.objects.filter(
+            game=game, round=game.round, kind=Action.Kind.RESIGN, seat__in=resigned
+        )
+        .values_list("seat_id")
+        .annotate(last=Max("seq"))
+        .values_list("seat_id", "last")
+    )
+    return sorted(resigned, key=lambda s: when.get(s.pk, -1), reverse=True)
 
 
 def _banned(seat: Seat) -> bool:
@@ -114,13 +136,33 @@ def _banned(seat: Seat) -> bool:
     return seat.user is not None and seat.user.is_banned
 
 
-def _humans(seats: list[Seat]) -> list[Seat]:
-    """The people whose agreement a new round needs (a resigned player still decides on a rematch;
-    an absent one whose seat the computer holds, or a banned one, does not hold the others up)."""
+def banned_last(seats: list[Seat], places: list[int]) -> list[int]:
+    """`places` with the seats of banned accounts moved to the end: a ban is a sanction, so a banned
+    account places last whatever ended the round and whoever gave up before it (the computer may
+    have won for its seat, or the others given up first)."""
+    banned = {s.index for s in seats if _banned(s)}
+    return [i for i in places if i not in banned] + [i for i in places if i in banned]
+
+
+def _here(game: Game, seats: list[Seat]) -> set[int]:
+    """The seats of a room whose player is at the table now, where it matters: only a seat the
+    computer holds for its player asks (presence is Redis's; without it everyone counts as here)."""
+    held = [s for s in seats if s.kind == Seat.Kind.HUMAN and s.bot_controlled and not _banned(s)]
+    if game.mode != Game.Mode.FRIENDS or not held:
+        return set()
+    return presence.connected_seats(game.pk)
+
+
+def _humans(seats: list[Seat], here: set[int]) -> list[Seat]:
+    """The people whose agreement a new round needs: everyone at the table (`here`, the seats present
+    now) and every resigned player. The computer answers only for an absent player whose seat it
+    holds; a banned one does not hold the others up."""
     return [
         s
         for s in seats
-        if s.kind == Seat.Kind.HUMAN and (s.resigned or not s.bot_controlled) and not _banned(s)
+        if s.kind == Seat.Kind.HUMAN
+        and (s.resigned or not s.bot_controlled or s.pk in here)
+        and not _banned(s)
     ]
 
 
@@ -141,13 +183,13 @@ def do_new_round(game_id: str, actor: Actor) -> Game:
         mine = seats_of(game, seats, actor)
         if not mine:
             raise NotAllowed("Only the players of this game can start a new round.")
-        humans = _humans(seats)
+        humans = _humans(seats, _here(game, seats))
         alone = game.mode != Game.Mode.FRIENDS or all(sits_in(s, actor) for s in humans)
         if alone:
             if game.is_over:
                 _new_round(game, seats)
             else:  # the asker wipes the round in play: they gave it up
-                places = gave_up_last(seats, mine)
+                places = gave_up_last(game, seats, mine)
                 end_round(game, seats, places=places, how=RoundEnd.WIPE, next_round=True)
             return game
         votes = set(game.new_round_votes) | {s.index for s in mine if s in humans}
@@ -180,9 +222,29 @@ def _new_round(game: Game, seats: list[Seat]) -> None:
     game.result_places = []
     game.new_round_votes = []
     game.finished = None
-    for seat in seats:
-        if seat.resigned and not _banned(seat):
-            seat.resigned = False  # the computer keeps the seat until its player acts again
-            seat.save(update_fields=["resigned"])
+    _seat_players_again(game, seats)
     record_action(game, Action.Kind.NEW_ROUND, None, {"round": game.round}, f"Round {game.round}.")
     start_round(game, seats)
+
+
+def _seat_players_again(game: Game, seats: list[Seat]) -> None:
+    """A new round gives every player their seat back: the resigned ones play again, and the computer
+    lets go of the seat of everyone at the table now, so it plays none of their turns. An absent
+    player's seat stays with it until their page connects (seat_connected); a banned one's stays
+    given up."""
+    here = _here(game, seats)
+    for seat in seats:
+        if _banned(seat):  # banned between two rounds too: gives this one up from its start
+            if not (seat.resigned and seat.bot_controlled):
+                seat.resigned = seat.bot_controlled = True
+                seat.save(update_fields=["resigned", "bot_controlled"])
+            continue
+        fields = []
+        if seat.resigned:
+            seat.resigned = False
+            fields.append("resigned")
+        if seat.bot_controlled and seat.pk in here:
+            seat.bot_controlled = False
+            fields.append("bot_controlled")
+        if fields:
+            seat.save(update_fields=fields)

@@ -31,7 +31,7 @@ from .core import (
     record_action,
     save_game,
 )
-from .rounds import end_round
+from .rounds import end_round, gave_up_last
 from .setup import seat_at
 from .state import engine_state, seat_of_player, seats_in, turn_seat
 
@@ -159,10 +159,10 @@ def _apply(
 
 
 def _site_places(game: Game, seats: list[Seat], state: engine.State) -> list[int]:
-    """Seat indexes in finishing order; players who resigned drop to the end."""
+    """Seat indexes in finishing order; players who resigned drop to the end, the first to resign
+    last, wherever the computer brought their tokens."""
     order = [seat_of_player(seats, state.players[p]).index for p in state.places]
-    resigned = [s.index for s in seats if s.resigned]
-    return [i for i in order if i not in resigned] + [i for i in order if i in resigned]
+    return gave_up_last(game, seats, order=order)
 
 
 def _roll(

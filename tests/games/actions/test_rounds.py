@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
 
-from games import actions
+import pytest
+from django.utils import timezone
+
+from games import actions, presence
 from games.models import Game, Round
 from games.records import record_for
+from leaderboard.models import Result
 from tests.games.webplay import (
     SEED,
     everyone_here,
@@ -72,3 +76,39 @@ def test_play_again_after_a_game(host, guest, ruleset, first):
     assert colours == (
         [["red"], ["blue"]] if ruleset == "duel" else [["red", "green"], ["yellow", "blue"]]
     )
+
+
+# --- the computer answers for nobody at the table ------------------------------------------------
+
+
+def test_a_resigner_back_for_the_next_round_answers_a_new_round_request_themselves(host, guest):
+    game = friends_room(host, [guest])
+    everyone_here(game)
+    actions.do_resign(game.pk, guest)
+    actions.do_new_round(game.pk, host)  # "Play again"
+    actions.do_new_round(game.pk, guest)
+    assert fresh(game).round == 2
+    actions.do_new_round(game.pk, host)  # mid-round: the guest, at the table, is asked
+    game = fresh(game)
+    assert (game.round, game.status, game.new_round_votes) == (2, Game.Status.PLAYING, [0])
+    assert not Result.objects.filter(round__game=game, round__number=2).exists()
+    # Only the first round (which the host won) scored for the host.
+    assert list(Result.objects.filter(user_id=host.user_id).values_list("place", flat=True)) == [1]
+
+
+def test_a_player_back_at_a_seat_the_computer_holds_answers_a_new_round_request(
+    host, guest, monkeypatch
+):
+    game = friends_room(host, [guest])
+    # The guest was away two minutes: the host hands the seat to the computer.
+    later = presence._now() + presence.REQUEST_SECONDS + 1
+    monkeypatch.setattr(presence, "_now", lambda: later)
+    game.seats.filter(index=1).update(last_seen=timezone.now() - timedelta(seconds=121))
+    actions.do_replace_absent(game.pk, host, 1)
+    # The guest is back on a page without a WebSocket (its polls show them here), not acting yet.
+    presence.seen_in_request(game.pk, [game.seats.get(index=1).pk])
+    assert game.seats.get(index=1).bot_controlled
+    actions.do_new_round(game.pk, host)
+    game = fresh(game)
+    assert (game.round, game.status, game.new_round_votes) == (1, Game.Status.PLAYING, [0])
+    assert not Result.objects.filter(round__game=game).exists()
