@@ -59,6 +59,9 @@ RAW_BODIES = [
 ]  # fmt: skip
 # The resolver sees these before any view, whatever the method.
 BAD_IDS = ["a%00b", "%C2%B2", "a" * 10_000, "%E2%80%AE", "..%2F..", "a b"]
+# Well-formed numbers too large for the database's integers (a bigint holds 19 digits at most, SQLite
+# raises on them): the id's converter must refuse them before a query is made.
+LONG_DIGITS = ["9" * 19, "9" * 23, "1" * 100]
 
 T = TypeVar("T")
 _SENTENCE = re.compile(r"[A-Za-z’']{2,}[,:;]?( [A-Za-z’'“”\"(),:;.!?0-9-]+){2,}")  # noqa: RUF001  a sentence may use typographic quotes
@@ -289,6 +292,55 @@ def test_no_url_answers_a_500_or_changes_the_game(world):
 
     assert Snapshot.changes(before[0], Snapshot.of(room)) == []
     assert Snapshot.changes(before[1], Snapshot.of(other)) == []
+
+
+def bad_id_urls(route: str) -> list[str]:
+    """The route with every id replaced by each bad id and each long digit string."""
+    return [re.sub(r"<(?:\w+:)?\w+>", bad, "/" + route) for bad in BAD_IDS + LONG_DIGITS]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 38 item 6: a too-large tournament id answers 500")
+@pytest.mark.django_db
+def test_an_id_too_large_for_the_database_is_refused_for_signed_in_players_and_staff(
+    django_user_model, settings, redis_client
+):
+    """Every URL with an id, from a signed-in player and from a moderator (whose requests reach the
+    desk's views), GET and POST with the hostile values in the query and the body: never a 500."""
+    from accounts.moderation.roles import MODERATOR
+    from tests.moderation.conftest import staff
+
+    settings.AXES_ENABLED = False
+    player = django_user_model.objects.create_user("ann")
+    moderator = staff(django_user_model, "mod", MODERATOR)
+    routes = [route for route, _ in url_patterns() if "<" in route]
+    assert any(r.startswith("tournaments/") for r in routes) and any(
+        r.startswith("desk/") for r in routes
+    )
+    query = "?" + "&".join(f"{name}={'9' * 23}" for name in FIELDS)
+    for user in (player, moderator):
+        client = client_for(user)
+        for route in routes:
+            for url in bad_id_urls(route):
+                client.force_login(user)
+                check(client.get(url + query), f"{user} GET {url[:80]}")
+                check(client.post(url + query, {"rating": "9" * 23}), f"{user} POST {url[:80]}")
+
+
+@pytest.mark.xfail(strict=True, reason="issue 38 item 6: ids in URLs are not all bounded")
+def test_every_id_in_every_url_is_bounded_by_its_converter():
+    """Django's own `int`, `str` and `path` converters take any length: an id in a URL (or a socket's
+    address) is read by one of ours, whose pattern fits the column it names."""
+    from ludopat.routing import websocket_urlpatterns
+
+    routes = [route for route, _ in url_patterns()]
+    routes += [str(p.pattern) for p in websocket_urlpatterns]
+    unbounded = [
+        route
+        for route in routes
+        for converter in re.findall(r"<(?:(\w+):)?\w+>", route)
+        if (converter or "str") in ("int", "str", "path", "slug", "uuid")
+    ]
+    assert unbounded == []
 
 
 # ---------------------------------------------------------------------------------------------------
