@@ -1,6 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+import ludopat.converters  # noqa: F401  (registers <id>, <token>)
+
 from . import views, wallet_views
 from .forms import LogInForm
 
@@ -27,7 +29,7 @@ urlpatterns = [
         name="password_reset_done",
     ),
     path(
-        "password/reset/<uidb64>/<token>/",
+        "password/reset/<token:uidb64>/<token:token>/",
         auth_views.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
