@@ -45,6 +45,7 @@ STARTED = (
     "The tournament started before you left: you are in the bracket now. Leaving now forfeits "
     "your matches (your buy-in stays in the pot)."
 )
+OVER = "This tournament is over: there is nothing to leave."
 SAME_BROWSER = (
     "Two accounts played in the same browser can't play each other for coins: yours and a "
     f"registered player's were, in the last {browsers.SHARED_DAYS} days."
@@ -160,7 +161,7 @@ def leave(actor: Actor, tournament_id: object) -> Tournament:
         if entry is None:
             raise Conflict("You are not registered in this tournament.")
         if tournament.status != Tournament.Status.OPEN:
-            raise Conflict(STARTED)
+            raise Conflict(_why_not_open(tournament))
         entry.delete()
         pools.give_back(
             tournament.pool, user_id, tournament.buy_in, f"Left tournament #{tournament.pk}"
@@ -182,6 +183,20 @@ def leave(actor: Actor, tournament_id: object) -> Tournament:
         return tournament
 
 
+def _why_not_open(tournament: Tournament) -> str:
+    """Why a player can't leave a tournament that no longer registers: a page from before its start
+    (or its cancel, or its end) asked, so say what did happen."""
+    if tournament.status == Tournament.Status.CANCELLED:
+        why = f" ({tournament.cancel_reason.rstrip('.')})" if tournament.cancel_reason else ""
+        return (
+            f"Tournament #{tournament.pk} was cancelled{why}: your buy-in is back in your wallet, "
+            "there is nothing to leave."
+        )
+    if tournament.status == Tournament.Status.FINISHED:
+        return OVER
+    return STARTED
+
+
 def forfeit(actor: Actor, tournament_id: object) -> Tournament:
     """Leave after the start: the match in play is resigned (its opponent wins) and every later match
     is lost without play. The buy-in stays in the pot."""
@@ -196,6 +211,8 @@ def forfeit(actor: Actor, tournament_id: object) -> Tournament:
         entry = tournament.entries.filter(user_id=user_id).first()
         if entry is None:
             raise Conflict("You are not registered in this tournament.")
+        if tournament.is_over:
+            raise Conflict(_why_not_open(tournament))
         if tournament.status != Tournament.Status.PLAYING:
             raise Conflict("This tournament is not in play: leave it before the start.")
         if entry.forfeited or entry.place is not None:
