@@ -141,9 +141,6 @@ def test_a_player_not_there_past_the_grace_is_handed_to_the_computer_until_back(
     assert not seat.bot_controlled
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 38 item 8: the final shows ratings from before the semis"
-)
 def test_the_final_shows_each_finalists_rating_after_their_semi_final():
     people = players(4)
     tournament = full_tournament(people)
