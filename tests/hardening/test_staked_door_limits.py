@@ -54,7 +54,6 @@ def press(client: Client, door: str, key: str = "") -> tuple[int, str]:
     return answer.status_code, answer.content.decode()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 38 item 5: no staked door is rate limited")
 @pytest.mark.parametrize("door", DOORS)
 def test_a_burst_passes_a_flood_is_refused_per_account_not_per_address(door):
     ann, ben = players(2)
@@ -70,7 +69,6 @@ def test_a_burst_passes_a_flood_is_refused_per_account_not_per_address(door):
     assert press(logged_in(ben), door, "neighbour")[0] != 429
 
 
-@pytest.mark.xfail(strict=True, reason="issue 38 item 5: no staked door is rate limited")
 @pytest.mark.parametrize("door", ["staked_open", "quick"])
 def test_the_same_form_sent_again_is_not_counted_again(door):
     (ann,) = players(1)
