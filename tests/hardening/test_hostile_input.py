@@ -35,7 +35,7 @@ from django.urls import URLResolver, get_resolver
 from accounts.desk_forms import ResolveForm
 from accounts.forms import SignUpForm
 from accounts.moderation.models import Report
-from games import actors, commands
+from games import actors, commands, throttle
 from games.models import Action, ChatMessage, Game, Round
 from games.tournaments.registration import open_tournament
 from games.tournaments.rules import buy_ins
@@ -169,7 +169,7 @@ def world(django_user_model, settings, redis_client):
     logged-in spectator (eve), and limits high enough that the corpus reaches every check."""
     settings.LUDOPAT_BOT_DELAY = 600  # no computer acts while the corpus runs
     settings.LUDOPAT_ACTION_RATE = (10**6, 10)
-    settings.LUDOPAT_RATES = dict.fromkeys(("new_game", "signup", "password_reset"), (10**6, 10))
+    settings.LUDOPAT_RATES = dict.fromkeys(throttle.DEFAULT_RATES, (10**6, 10))
     settings.LUDOPAT_FRAME_RATE = (10**6, 10**6)
     settings.AXES_ENABLED = False  # log-in floods are axes' to refuse (tests/accounts covers it)
     users = {n: django_user_model.objects.create_user(n) for n in ("alice", "bob", "eve")}
