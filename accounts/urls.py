@@ -1,6 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+import ludopat.converters  # noqa: F401  (registers <id>, <token>)
+
 from . import two_factor_views, views, wallet_views
 
 urlpatterns = [
@@ -25,7 +27,7 @@ urlpatterns = [
         name="password_reset_done",
     ),
     path(
-        "password/reset/<uidb64>/<token>/",
+        "password/reset/<token:uidb64>/<token:token>/",
         auth_views.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),

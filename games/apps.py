@@ -16,10 +16,11 @@ class GamesConfig(AppConfig):
         from .tournaments.handlers import decide_match
         from .tournaments.registration import commitment_refusal
 
-        # A staked round's coins, before the leaderboard records them (leaderboard/apps.py); then a
-        # tournament's match is decided (its winner seated next, or the prizes paid after the final).
+        # A staked round's coins, before the leaderboard records them (leaderboard/apps.py); once
+        # the round is rated, a tournament's match is decided (its winner seated next, the next
+        # room showing that rating, or the prizes paid after the final).
         on_round_end(Stage.SETTLE, settle)
-        on_round_end(Stage.SETTLE, decide_match)
+        on_round_end(Stage.FOLLOW, decide_match)
         also_check(staked_game_problems)
         also_check(tournament_problems)
         also_refuse(commitment_refusal)  # one commitment at a time: staking asks the tournaments

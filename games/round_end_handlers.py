@@ -8,7 +8,10 @@ Handlers run stage by stage, and within a stage in the order they were registere
     SETTLE  the coins: a staked game's escrow closes (games.staking.settlement, registered by
             games/apps.py); it sets `EndedRound.coins`
     RECORD  the results, with the coins the settlement paid (leaderboard.results, registered by
-            leaderboard/apps.py)
+            leaderboard/apps.py), and the ratings they move
+    FOLLOW  what the result leads to: a tournament's match is decided, its winner seated in the next
+            match (games.tournaments.handlers); after RECORD, so a room that opens here shows its
+            players' ratings with this round counted
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
 class Stage(IntEnum):
     SETTLE = 1
     RECORD = 2
+    FOLLOW = 3
 
 
 @dataclass

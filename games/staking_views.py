@@ -1,6 +1,7 @@
 """The staked lobby (/staked/): open staked rooms, opening one, joining with one click, quick match.
 
-Thin views: each POST calls one action of games.staking and redirects (to the game, or a quick
+Thin views: each POST (past its per-person limit, games/throttle.py) calls one action of games.staking
+and redirects (to the game, or a quick
 match with nobody to pair with yet to its waiting screen, games/quick_waiting_views.py). A refused form
 to open a room or play a quick match shows the lobby again with the form as it was sent and the refusal
 next to its field; other refusals go back to the lobby with their sentence. The room list refreshes
@@ -23,13 +24,14 @@ from accounts.ledger import history, rules
 from accounts.ledger.errors import NotEnoughCoins
 from ludopat.refusals import Refusal
 
-from . import presence
+from . import presence, throttle
 from .actors import actor_for
 from .errors import Conflict, GameError
 from .forms import VersionForm
 from .htmx import HtmxHttpRequest
 from .models import Game, Seat
 from .staking.forms import KeyedForm, QuickMatchForm, StakedRoomForm
+from .staking.keys import is_repeat
 from .staking.lobby import host_ratings, open_rooms, staked_records
 from .staking.quick import quick_match
 from .staking.rematch import offer_rematch
@@ -38,6 +40,13 @@ from .staking.tiers import bands, chosen_tier, limit_for, tier_choices
 
 LISTED = 100  # rooms shown at once
 F = TypeVar("F", bound=forms.Form)
+# Each door's limit and why that rate: games/throttle.py (DEFAULT_RATES).
+TOO_MANY = {
+    "staked_open": "Too many rooms opened: wait a few minutes before you open another.",
+    "staked_join": "Too many presses of Join: wait a minute and try again.",
+    "quick": "Too many quick-match presses: wait a minute and try again.",
+    "rematch": "Too many rematch presses: wait a minute and try again.",
+}
 
 
 def _host_is_here(request: HtmxHttpRequest) -> None:
@@ -110,6 +119,21 @@ def _refused(request: HtmxHttpRequest, error: Refusal) -> HttpResponse:
     return redirect("staked_lobby")
 
 
+def too_many(request: HtmxHttpRequest, message: str) -> HttpResponse:
+    """A door pressed past its limit (games/throttle.py): 429, with the sentence."""
+    if request.htmx:
+        return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
+    context = {"message": message, "title": "Slow down"}
+    return render(request, "games/error.html", context, status=429)
+
+
+def _door_closed(request: HtmxHttpRequest, door: str, key: str) -> HttpResponse | None:
+    """The refusal if this press of a staked door is one too many (a form sent again is not)."""
+    if throttle.allow_door(door, request, repeat=is_repeat(request.user.pk, key)):
+        return None
+    return too_many(request, TOO_MANY[door])
+
+
 def _bad_form(request: HtmxHttpRequest, form: forms.Form) -> HttpResponse:
     return _refused(request, GameError(str(next(iter(form.errors.values()))[0])))
 
@@ -129,6 +153,8 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return lobby(request, room_form=form, status=400)
     data = form.cleaned_data
+    if closed := _door_closed(request, "staked_open", data["key"]):
+        return closed
     try:
         game = create_staked_room(
             actor_for(request.user, request.session),
@@ -158,6 +184,8 @@ def join(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     form = KeyedForm(request.POST)
     if not form.is_valid():
         return _bad_form(request, form)
+    if closed := _door_closed(request, "staked_join", form.cleaned_data["key"]):
+        return closed
     actor = actor_for(request.user, request.session)
     try:
         game = join_staked_room(actor, game_id, key=form.cleaned_data["key"])
@@ -191,6 +219,8 @@ def quick(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return lobby(request, quick_form=form, status=400)
     data = form.cleaned_data
+    if closed := _door_closed(request, "quick", data["key"]):
+        return closed
     try:
         game = quick_match(
             actor_for(request.user, request.session), data["tier"], data["ruleset"], data["key"]
@@ -210,6 +240,8 @@ def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     form = KeyedForm(request.POST)
     if not form.is_valid():
         return _bad_form(request, form)
+    if closed := _door_closed(request, "rematch", form.cleaned_data["key"]):
+        return closed
     actor = actor_for(request.user, request.session)
     try:
         game = offer_rematch(actor, game_id, key=form.cleaned_data["key"])

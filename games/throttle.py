@@ -4,7 +4,8 @@ A limit keyed on the session alone is no limit: a client that drops its cookie g
 request. So every request is counted three times, against the browser's session, the account (if
 logged in) and the client address (LUDOPAT_PROXY_COUNT says how to read it behind a proxy), and refused
 when any of them is over. An address may be many people (a school, a café), so it gets
-LUDOPAT_ADDRESS_RATE_FACTOR times a person's limit. The limits are settings (LUDOPAT_RATES).
+LUDOPAT_ADDRESS_RATE_FACTOR times a person's limit. The doors that stake coins need an account, so
+they count the person alone (`allow_door`). The limits are settings (LUDOPAT_RATES).
 """
 
 from __future__ import annotations
@@ -28,6 +29,16 @@ DEFAULT_RATES = {
     "new_game": (20, 600),
     "signup": (5, 3600),
     "password_reset": (5, 3600),
+    # The doors that stake coins, counted per person only (`allow_door`). A person presses one a few
+    # times a minute at most: a double click, a retry after a refusal, a room taken by someone else
+    # first. Each lets a burst of ten presses through (and three tournaments opened in a minute);
+    # what it stops is a script churning rooms, entries and tournaments, each of which writes ledger
+    # rows and shows in a lobby for everyone.
+    "tournament_open": (10, 600),  # a tournament and its pool stay for good, even cancelled
+    "staked_open": (20, 600),  # open, cancel, open at another stake: a few times, not forty
+    "staked_join": (30, 300),  # joins race for rooms: a player may lose several in a row
+    "quick": (30, 300),  # a press, a cancel, another tier
+    "rematch": (20, 300),  # one offer or answer per finished game, and a few retries
 }
 
 
@@ -83,6 +94,18 @@ def check(kind: str, asker: Asker, scope: str = "") -> bool:
     counted = _count([f"{kind}:{scope}:{handle}" for handle, _ in handles], window)
     limits = [count * address_factor() if is_address else count for _, is_address in handles]
     return all(n <= limit for n, limit in zip(counted, limits, strict=True))
+
+
+def allow_door(kind: str, request: HttpRequest, repeat: bool = False) -> bool:
+    """Whether this person may press a staked door (`kind`: opening a tournament, opening or joining a
+    staked room, quick match, rematch) now: counted against their account and browser session, not
+    their address, since the doors need an account and many players share an address. A `repeat`
+    (a form sent again with the idempotency key of a press already counted, which the door answers
+    with the first press's result) is not counted again."""
+    if repeat:
+        return True
+    asker = asker_for_request(request)
+    return check(kind, Asker("", asker.session, asker.account))
 
 
 def allow_action(game_id: str, asker: Asker) -> bool:

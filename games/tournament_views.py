@@ -18,11 +18,15 @@ from django.views.decorators.http import require_POST
 from accounts.ledger import history
 from ludopat.refusals import Refusal
 
+from . import throttle
 from .actors import actor_for
 from .htmx import HtmxHttpRequest
+from .staking_views import too_many
 from .tournaments import reads, registration
 from .tournaments.models import Tournament
 from .tournaments.rules import SIZES, buy_ins
+
+TOO_MANY_OPENED = "Too many tournaments opened: wait a few minutes before you open another."
 
 
 class OpenTournamentForm(forms.Form):
@@ -72,17 +76,19 @@ def _refused(request: HtmxHttpRequest, error: Refusal, back: str) -> HttpRespons
 @login_required
 @require_POST
 def open_one(request: HtmxHttpRequest) -> HttpResponse:
-    """Open a tournament at a size and buy-in, and register in it."""
+    """Open a tournament at a size and buy-in, registered in it (both or neither). Limited per person
+    (games/throttle.py, "tournament_open": why that rate)."""
     form = OpenTournamentForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose a size and a buy-in.")
         return redirect("tournaments")
+    if not throttle.allow_door("tournament_open", request):
+        return too_many(request, TOO_MANY_OPENED)
     actor = actor_for(request.user, request.session)
     try:
-        tournament = registration.open_tournament(
-            form.cleaned_data["size"], form.cleaned_data["buy_in"]
+        tournament = registration.do_open_tournament(
+            actor, form.cleaned_data["size"], form.cleaned_data["buy_in"]
         )
-        registration.register(actor, tournament.pk)
     except Refusal as error:
         return _refused(request, error, "tournaments")
     return redirect("tournament", tournament.pk)

@@ -3,7 +3,7 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
-import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>)
+import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>, <id>, <token>)
 from accounts.consumers import OnlineConsumer
 from games.consumers import GameConsumer
 from games.tournament_consumer import TournamentConsumer
@@ -22,6 +22,6 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 websocket_urlpatterns = [
     path("ws/online/", OnlineConsumer.as_asgi()),
     path("ws/games/<gameid:game_id>/", GameConsumer.as_asgi()),
-    path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
+    path("ws/tournaments/<id:tournament_id>/", TournamentConsumer.as_asgi()),
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

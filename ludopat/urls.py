@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>)
+import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>, <id>, <token>)
 
 from . import ops_views, views
 

@@ -27,6 +27,14 @@ def fingerprint(what: tuple) -> str:
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 
+def is_repeat(user_id: int | None, key: str | None) -> bool:
+    """Whether the player sent this form before (its key claimed): a repeated submission, which
+    `first_answer` answers with the first one's result."""
+    if not key or user_id is None:
+        return False
+    return StakeRequest.objects.filter(user_id=user_id, key=key[:64]).exists()
+
+
 def first_answer(
     actor: Actor, key: str | None, what: tuple
 ) -> tuple[StakeRequest | None, Game | None]:

@@ -1,5 +1,6 @@
-"""The round-end handler of tournament rooms (games/apps.py registers it at the SETTLE stage, after the
-staking's settlement): `finish_round` calls it in the transaction of the action that ended the round,
+"""The round-end handler of tournament rooms (games/apps.py registers it at the FOLLOW stage, after the
+leaderboard has recorded and rated the round, so the next match's room shows the winner's rating with
+this match counted): `finish_round` calls it in the transaction of the action that ended the round,
 holding the room's lock, so a match can't be over without its winner seated in the next round (or the
 prizes paid after the final)."""
 

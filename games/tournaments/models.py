@@ -27,6 +27,11 @@ class Tournament(models.Model):
     pool = models.OneToOneField(
         "accounts.LedgerAccount", on_delete=models.PROTECT, related_name="tournament"
     )
+    # The player who opened it from the lobby (registered with it, in its transaction); None: the
+    # admin's. A player hosts one registering tournament at a time.
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     # An admin's scheduled start (beat starts it then; not full then, it is cancelled and refunded).
     # None: a sit-and-go, which starts by itself once full.
     scheduled_for = models.DateTimeField(null=True, blank=True)

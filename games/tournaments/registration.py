@@ -1,7 +1,9 @@
 """Opening a tournament, registering for it and leaving it.
 
-- `open_tournament`: a new tournament with an empty pool (the lobby always offers one at each size
-  and buy-in; an admin may schedule one);
+- `open_tournament`: a new tournament with an empty pool (an admin's, who may schedule it);
+  `do_open_tournament`: a player opens one from the lobby and is registered in it, in one
+  transaction, so a refused registration leaves no empty tournament behind; a player hosts one
+  registering tournament at a time, and one they left with nobody in it closes;
 - `register`: the buy-in moves from the wallet to the pool in the transaction that takes the seat, so
   a seat is never taken unpaid. Refused for guests, banned accounts, a full or started tournament,
   a new account above its cap, a player committed elsewhere (an open staked room, a quick-match entry,
@@ -45,6 +47,8 @@ STARTED = (
     "The tournament started before you left: you are in the bracket now. Leaving now forfeits "
     "your matches (your buy-in stays in the pot)."
 )
+OVER = "This tournament is over: there is nothing to leave."
+EMPTIED = "Everyone left before it filled."
 SAME_BROWSER = (
     "Two accounts played in the same browser can't play each other for coins: yours and a "
     f"registered player's were, in the last {browsers.SHARED_DAYS} days."
@@ -56,6 +60,7 @@ def open_tournament(
     buy_in: object,
     timer_seconds: object = DEFAULT_TIMER,
     scheduled_for: datetime | None = None,
+    host_id: int | None = None,
 ) -> Tournament:
     """A new tournament, registering, with an empty pool; `scheduled_for`: it starts then (beat)."""
     size, buy_in, timer = parse_size(size), parse_buy_in(buy_in), parse_timer(timer_seconds)
@@ -67,7 +72,35 @@ def open_tournament(
             pool=pools.open_pool(),
             scheduled_for=scheduled_for,
             starts_at=scheduled_for,
+            host_id=host_id,
         )
+
+
+def do_open_tournament(
+    actor: Actor, size: object, buy_in: object, timer_seconds: object = DEFAULT_TIMER
+) -> Tournament:
+    """A player opens a sit-and-go from the lobby and takes its first seat, in one transaction: if
+    the seat is refused (a new account's cap, a short wallet, another commitment) or the player
+    still hosts another registering tournament, nothing is written."""
+    needs_account(actor, "open a tournament")
+    user_id = account_of(actor)
+    with transaction.atomic():
+        tournament = open_tournament(size, buy_in, timer_seconds, host_id=user_id)
+        register(actor, tournament.pk)
+        # Asked holding the player's wallet (register's commitment check took it), so two opens
+        # pressed at once are decided one after the other.
+        hosted = (
+            Tournament.objects.filter(host_id=user_id, status=Tournament.Status.OPEN)
+            .exclude(pk=tournament.pk)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if hosted is not None:
+            raise Conflict(
+                f"You opened tournament #{hosted}, which is still registering: a player hosts one "
+                "at a time. It starts once full; open another then."
+            )
+        return tournament
 
 
 def unfinished_entry_of(user_id: int) -> TournamentEntry | None:
@@ -160,11 +193,20 @@ def leave(actor: Actor, tournament_id: object) -> Tournament:
         if entry is None:
             raise Conflict("You are not registered in this tournament.")
         if tournament.status != Tournament.Status.OPEN:
-            raise Conflict(STARTED)
+            raise Conflict(_why_not_open(tournament))
         entry.delete()
         pools.give_back(
             tournament.pool, user_id, tournament.buy_in, f"Left tournament #{tournament.pk}"
         )
+        if tournament.host_id is not None and not tournament.entries.exists():
+            # A player's tournament that nobody is in closes, rather than wait in the lobby (and
+            # keep its host from opening another) for ever. Its pool holds nothing.
+            tournament.status = Tournament.Status.CANCELLED
+            tournament.finished = timezone.now()
+            tournament.starts_at = None
+            tournament.cancel_reason = EMPTIED
+            bracket.changed(tournament)
+            return tournament
         if starting_soon.told_already(tournament, now := timezone.now()):
             # Told it starts in a few seconds: now it does only if this seat fills again.
             others = list(tournament.entries.values_list("user_id", flat=True))
@@ -182,6 +224,20 @@ def leave(actor: Actor, tournament_id: object) -> Tournament:
         return tournament
 
 
+def _why_not_open(tournament: Tournament) -> str:
+    """Why a player can't leave a tournament that no longer registers: a page from before its start
+    (or its cancel, or its end) asked, so say what did happen."""
+    if tournament.status == Tournament.Status.CANCELLED:
+        why = f" ({tournament.cancel_reason.rstrip('.')})" if tournament.cancel_reason else ""
+        return (
+            f"Tournament #{tournament.pk} was cancelled{why}: your buy-in is back in your wallet, "
+            "there is nothing to leave."
+        )
+    if tournament.status == Tournament.Status.FINISHED:
+        return OVER
+    return STARTED
+
+
 def forfeit(actor: Actor, tournament_id: object) -> Tournament:
     """Leave after the start: the match in play is resigned (its opponent wins) and every later match
     is lost without play. The buy-in stays in the pot."""
@@ -196,6 +252,8 @@ def forfeit(actor: Actor, tournament_id: object) -> Tournament:
         entry = tournament.entries.filter(user_id=user_id).first()
         if entry is None:
             raise Conflict("You are not registered in this tournament.")
+        if tournament.is_over:
+            raise Conflict(_why_not_open(tournament))
         if tournament.status != Tournament.Status.PLAYING:
             raise Conflict("This tournament is not in play: leave it before the start.")
         if entry.forfeited or entry.place is not None:

@@ -20,8 +20,8 @@ from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
 REGISTERED = [
     "SETTLE games.staking.settlement.settle",
-    "SETTLE games.tournaments.handlers.decide_match",
     "RECORD leaderboard.results.record_ended_round",
+    "FOLLOW games.tournaments.handlers.decide_match",
 ]
 SHOW = (
     "import django; django.setup()\n"

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 from itertools import islice, product
 from typing import TypeVar
+from urllib.parse import urlencode
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -34,12 +35,15 @@ from django.urls import URLResolver, get_resolver
 from accounts.desk_forms import ResolveForm
 from accounts.forms import SignUpForm
 from accounts.moderation.models import Report
-from games import actors, commands
+from games import actors, commands, throttle
 from games.models import Action, ChatMessage, Game, Round
+from games.tournaments.registration import open_tournament
+from games.tournaments.rules import buy_ins
 from games.views import MODE_FORMS
 from ludopat.asgi import application
 from ludopat.client_json import as_fields
 from tests.games.webplay import computer_game, friends_room, member
+from tests.ledger_checks import ledger_stays_balanced  # noqa: F401  (eve may join the tournament)
 
 HOST = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 
@@ -59,6 +63,9 @@ RAW_BODIES = [
 ]  # fmt: skip
 # The resolver sees these before any view, whatever the method.
 BAD_IDS = ["a%00b", "%C2%B2", "a" * 10_000, "%E2%80%AE", "..%2F..", "a b"]
+# Well-formed numbers too large for the database's integers (a bigint holds 19 digits at most, SQLite
+# raises on them): the id's converter must refuse them before a query is made.
+LONG_DIGITS = ["9" * 19, "9" * 23, "1" * 100]
 
 T = TypeVar("T")
 _SENTENCE = re.compile(r"[A-Za-z’']{2,}[,:;]?( [A-Za-z’'“”\"(),:;.!?0-9-]+){2,}")  # noqa: RUF001  a sentence may use typographic quotes
@@ -86,7 +93,7 @@ def url_patterns(patterns=None, prefix=""):
             yield prefix + str(p.pattern), p.default_args
 
 
-STRANGERS = {"int": "1", "uuid": "00000000-0000-0000-0000-000000000000"}
+STRANGERS = {"int": "1", "id": "1", "uuid": "00000000-0000-0000-0000-000000000000"}
 
 
 def fill(route: str, values: dict[str, str]) -> str:
@@ -162,13 +169,16 @@ def world(django_user_model, settings, redis_client):
     logged-in spectator (eve), and limits high enough that the corpus reaches every check."""
     settings.LUDOPAT_BOT_DELAY = 600  # no computer acts while the corpus runs
     settings.LUDOPAT_ACTION_RATE = (10**6, 10)
-    settings.LUDOPAT_RATES = dict.fromkeys(("new_game", "signup", "password_reset"), (10**6, 10))
+    settings.LUDOPAT_RATES = dict.fromkeys(throttle.DEFAULT_RATES, (10**6, 10))
     settings.LUDOPAT_FRAME_RATE = (10**6, 10**6)
     settings.AXES_ENABLED = False  # log-in floods are axes' to refuse (tests/accounts covers it)
     users = {n: django_user_model.objects.create_user(n) for n in ("alice", "bob", "eve")}
     room = friends_room(member(users["alice"]), [member(users["bob"])])
     other = computer_game(member(users["bob"]))
-    return {"users": users, "room": room, "other": other}
+    tournament = open_tournament(
+        4, buy_ins()[0]
+    )  # a real bracket page and its buttons, for eve's POSTs
+    return {"users": users, "room": room, "other": other, "tournament": tournament}
 
 
 def client_for(user=None, csrf=False) -> Client:
@@ -181,14 +191,15 @@ def client_for(user=None, csrf=False) -> Client:
     return client
 
 
-def send_corpus(client, url: str, cookieless=False) -> None:
-    """GET with every value in every query parameter; POST it as a form, as JSON, and raw bodies.
-    (A cookieless client's GETs are a logged-out visitor's: once each is enough.)"""
+def send_corpus(client, url: str, cookieless=False, query=False) -> None:
+    """GET with every value in every query parameter; POST it as a form, as JSON, and raw bodies
+    (with `query`, each form POST carries the values in its query parameters too). (A cookieless
+    client's GETs are a logged-out visitor's: once each is enough.)"""
 
     def go(method, **kwargs):
         if cookieless:
             client.cookies.clear()
-        response = getattr(client, method)(url, **kwargs)
+        response = getattr(client, method)(kwargs.pop("path", url), **kwargs)
         shown = repr(kwargs.get("data"))[:120]
         check(response, f"{method.upper()} {url[:80]} {shown}")
         return response
@@ -199,6 +210,8 @@ def send_corpus(client, url: str, cookieless=False) -> None:
     if go("post", data={}).status_code != 405:
         for value in VALUES:
             go("post", data=dict.fromkeys(FIELDS, value), HTTP_HX_REQUEST="true")
+            if query:
+                go("post", path=f"{url}?{urlencode(dict.fromkeys(FIELDS, value))}", data={})
         for value in JSON_VALUES:
             body = json.dumps(dict.fromkeys(FIELDS, value))
             go("post", data=body, content_type="application/json")
@@ -233,6 +246,7 @@ def share(payloads: Iterable[T], turn: int, of: int = 2) -> Iterator[T]:
 def test_no_url_answers_a_500_or_changes_the_game(world):
     room, other, users = world["room"], world["other"], world["users"]
     ids = {"game_id": room.pk, "username": "alice", "mode": "computer", "ruleset": "classic"}
+    ids["tournament_id"] = str(world["tournament"].pk)
     routes = list(url_patterns())
     assert any("<gameid:game_id>/move" in r for r, _ in routes)  # the URLconf really was read
     before = Snapshot.of(room), Snapshot.of(other)
@@ -242,13 +256,15 @@ def test_no_url_answers_a_500_or_changes_the_game(world):
     for route, _ in routes:
         url = fill(route, ids)
         eve.force_login(users["eve"])  # the corpus may have logged her out
-        send_corpus(eve, url)
+        # The pages that read ids and query parameters of their own get them in a POST's query too.
+        send_corpus(eve, url, query=route.startswith(("tournaments/", "desk/", "leaderboard/")))
         send_corpus(cookieless, url, cookieless=True)
         # Someone else's game, and ids that are not ids at all: refused, never a 500.
         check(eve.get(fill(route, {**ids, "game_id": other.pk})), f"eve GET {route} of other")
-        for bad in BAD_IDS if "<" in route else []:
-            bad_url = re.sub(r"<(?:\w+:)?\w+>", bad, "/" + route)
+        for bad_url in bad_id_urls(route) if "<" in route else []:
             check(cookieless.get(bad_url), f"GET {bad_url[:80]}")
+            eve.force_login(users["eve"])
+            check(eve.post(bad_url, {"version": "0"}), f"eve POST {bad_url[:80]}")
 
     # The players: every action with parameters its form refuses, a stale version, another's seat.
     for turn, user in enumerate((users["alice"], users["bob"])):
@@ -289,6 +305,53 @@ def test_no_url_answers_a_500_or_changes_the_game(world):
 
     assert Snapshot.changes(before[0], Snapshot.of(room)) == []
     assert Snapshot.changes(before[1], Snapshot.of(other)) == []
+
+
+def bad_id_urls(route: str) -> list[str]:
+    """The route with every id replaced by each bad id and each long digit string."""
+    return [re.sub(r"<(?:\w+:)?\w+>", bad, "/" + route) for bad in BAD_IDS + LONG_DIGITS]
+
+
+@pytest.mark.django_db
+def test_an_id_too_large_for_the_database_is_refused_for_signed_in_players_and_staff(
+    django_user_model, settings, redis_client
+):
+    """Every URL with an id, from a signed-in player and from a moderator (whose requests reach the
+    desk's views), GET and POST with the hostile values in the query and the body: never a 500."""
+    from accounts.moderation.roles import MODERATOR
+    from tests.moderation.conftest import staff
+
+    settings.AXES_ENABLED = False
+    player = django_user_model.objects.create_user("ann")
+    moderator = staff(django_user_model, "mod", MODERATOR)
+    routes = [route for route, _ in url_patterns() if "<" in route]
+    assert any(r.startswith("tournaments/") for r in routes) and any(
+        r.startswith("desk/") for r in routes
+    )
+    query = "?" + "&".join(f"{name}={'9' * 23}" for name in FIELDS)
+    for user in (player, moderator):
+        client = client_for(user)
+        for route in routes:
+            for url in bad_id_urls(route):
+                client.force_login(user)
+                check(client.get(url + query), f"{user} GET {url[:80]}")
+                check(client.post(url + query, {"rating": "9" * 23}), f"{user} POST {url[:80]}")
+
+
+def test_every_id_in_every_url_is_bounded_by_its_converter():
+    """Django's own `int`, `str` and `path` converters take any length: an id in a URL (or a socket's
+    address) is read by one of ours, whose pattern fits the column it names."""
+    from ludopat.routing import websocket_urlpatterns
+
+    routes = [route for route, _ in url_patterns()]
+    routes += [str(p.pattern) for p in websocket_urlpatterns]
+    unbounded = [
+        route
+        for route in routes
+        for converter in re.findall(r"<(?:(\w+):)?\w+>", route)
+        if (converter or "str") in ("int", "str", "path", "slug", "uuid")
+    ]
+    assert unbounded == []
 
 
 # ---------------------------------------------------------------------------------------------------

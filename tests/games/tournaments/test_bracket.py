@@ -11,6 +11,7 @@ from games.errors import Conflict
 from games.models import Game
 from games.tournaments.models import Tournament, TournamentMatch
 from games.tournaments.rules import prizes
+from leaderboard.ratings.reads import shown_ratings
 from tests.games.tournaments.helpers import (
     balances,
     fresh,
@@ -138,3 +139,16 @@ def test_a_player_not_there_past_the_grace_is_handed_to_the_computer_until_back(
     assert absence.seat_connected(game.pk, seat.pk)  # their page opens: the seat is theirs again
     seat.refresh_from_db()
     assert not seat.bot_controlled
+
+
+def test_the_final_shows_each_finalists_rating_after_their_semi_final():
+    people = players(4)
+    tournament = full_tournament(people)
+    for match in live_matches(tournament):
+        lose(match, people)
+    (final,) = live_matches(tournament)
+    seats = {seat.user_id: seat.rating for seat in final.game.seats.all()}
+    now = shown_ratings(list(seats), final.game.ruleset)
+    # Each finalist won a rated semi-final: the final's board shows the rating that win gave them.
+    assert seats == {user_id: now[user_id].value for user_id in seats}
+    assert all(now[user_id].games == 1 for user_id in seats)

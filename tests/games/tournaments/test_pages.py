@@ -18,7 +18,8 @@ from accounts.moderation.tournaments import do_cancel_tournament
 from games.models import Action, Game
 from games.tournaments import reads
 from games.tournaments.models import Tournament
-from games.tournaments.registration import open_tournament
+from games.tournaments.registration import open_tournament, register
+from games.tournaments.starting import cancel
 from tests.games.tournaments.helpers import (
     balances,
     fresh,
@@ -132,3 +133,24 @@ def test_collusion_flags_count_tournament_matches():
     play_out(full_tournament(people), people)
     pairs = _head_to_head()
     assert sum(len(rounds) for rounds in pairs.values()) == 3  # two semi-finals and the final
+
+
+@pytest.mark.parametrize("stage", ["registering", "in play"])
+def test_leaving_a_cancelled_tournament_from_a_stale_page_says_it_was_cancelled(stage):
+    people = players(4)
+    if stage == "registering":  # three of four seats taken: no countdown yet
+        tournament = open_tournament(4, 100)
+        for actor in people[:3]:
+            register(actor, tournament.pk)
+    else:
+        tournament = full_tournament(people)
+    before = balances(people)
+    cancel(tournament.pk, "The admin called it off")
+    ann = next(p for p in people if fresh(tournament).entries.filter(user_id=p.user_id).exists())
+    # Her bracket page is from before the cancel: she presses Leave (or Forfeit) on it.
+    for button in ("leave", "forfeit"):
+        answer = logged_in(ann).post(f"/tournaments/{tournament.pk}/{button}", follow=True)
+        said = answer.content.decode()
+        assert "was cancelled" in said and "buy-in is back in your wallet" in said, button
+        assert "started" not in said and "stays in the pot" not in said, button
+    assert balances([ann])[ann.user_id] == before[ann.user_id] + tournament.buy_in
