@@ -27,6 +27,7 @@ from ..actions.state import seats_in
 from ..actors import Actor
 from ..errors import Conflict, GameError
 from ..models import Action, Game
+from .commitments import refuse_pairing
 from .keys import answer, first_answer
 from .pairing import may_meet
 from .rooms import SAME_BROWSER, create_staked_room, seat_and_start
@@ -140,6 +141,9 @@ def pair_entries(earlier_id: str, later_id: str) -> Game:
         if earlier is None or later is None or earlier_id == later_id:
             raise Conflict("Those quick-match entries are gone.")
         later_player = _refuse_pairing(earlier, later)
+        # The game starts for both: neither may hold anything else for coins (the earlier entry's
+        # player was never asked at a door for this game; the later one merges their own entry).
+        refuse_pairing({earlier.owner_id: earlier.pk, later_player: later.pk})  # type: ignore[dict-item]  # _refuse_pairing: both have an owner
         later_seats = seats_in(later)
         player = Actor(later_player, later_seats[0].player_key)
         close_before_start(later, later_seats, MERGED_TEXT, {PAIRED_INTO: earlier.pk})

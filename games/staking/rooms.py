@@ -65,8 +65,6 @@ def create_staked_room(
         if first is not None:
             return first
         check_stake_for(account_of(actor), stake)
-        if open_entry_of(account_of(actor)):
-            raise Conflict("You already have an open staked room or quick match: cancel it first.")
         refuse_other_commitments(account_of(actor))
         game = create_game(
             actor,
@@ -132,7 +130,9 @@ def _hold_stake(game: Game, user_id: int) -> None:
 
 
 def seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
-    """Seat the joining player in the open seat with their stake escrowed, and start the game."""
+    """Seat the joining player in the open seat with their stake escrowed, and start the game: every
+    joining door (a room, a rematch, a press that pairs at once, the sweeper) asks here whether the
+    player holds another commitment for coins, their own open room included."""
     refuse_other_commitments(account_of(actor))
     _hold_stake(game, account_of(actor))
     seat = next(s for s in seats if s.kind == Seat.Kind.OPEN)

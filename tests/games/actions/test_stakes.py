@@ -239,7 +239,7 @@ def test_a_staked_room_cannot_be_entered_around_its_stake(host, guest):
 
 def test_one_open_staked_room_per_player(host):
     room(host, 100)
-    with pytest.raises(Conflict, match="already have an open staked room"):
+    with pytest.raises(Conflict, match="You have an open staked room at 100 coins"):
         room(host, 50)
     assert coins(host) == [900]
 

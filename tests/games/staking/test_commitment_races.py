@@ -26,11 +26,6 @@ def quiet(settings, redis_client):
     settings.LUDOPAT_TEST_SEEDS = True
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 38 item 1: a press that pairs at once and a room opened at the same moment both "
-    "go through",
-)
 @pytest.mark.parametrize("attempt", range(3))
 def test_a_press_that_pairs_at_once_and_a_room_opened_from_another_tab(attempt):
     player = member(seasoned_account(f"player{attempt}"))

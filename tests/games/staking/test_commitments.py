@@ -221,32 +221,13 @@ AS_SECOND = {
     ),
 }
 
-# The doors that seat the player in another's room: the game starts, a staked game in play.
-JOINING = {"join room", "quick press, pairs at once", "sweeper pairs", "rematch accept"}
+PAIRS = [
+    pytest.param(first, second, id=f"{first} | {second}")
+    for first, second in itertools.product(DOORS, DOORS)
+]
 
 
-def broken_today(first: str, second: str) -> bool:
-    """Today's doors ask about open rooms and tournaments only, and the joining doors (the sweeper
-    for the entry whose game starts) not about the player's own open room; a refusal caused by a
-    rematch offer calls it an open room or quick match."""
-    return (
-        first in JOINING
-        or first == "rematch offer"
-        or (first in ("open room", "quick press, waits") and second in JOINING)
-        or (first.startswith("tournament") and second == "sweeper pairs")
-    )
-
-
-def _pairs():
-    for first, second in itertools.product(DOORS, DOORS):
-        marks = []
-        if broken_today(first, second):
-            reason = f"issue 38 items 1-3: {second} does not ask about a {first} commitment"
-            marks.append(pytest.mark.xfail(strict=True, reason=reason))
-        yield pytest.param(first, second, id=f"{first} | {second}", marks=marks)
-
-
-@pytest.mark.parametrize(("first", "second"), list(_pairs()))
+@pytest.mark.parametrize(("first", "second"), PAIRS)
 def test_a_second_commitment_is_refused_naming_the_first_until_it_is_released(first, second):
     player = member(seasoned_account("player"))
     a, b = DOORS[first], AS_SECOND[second]
@@ -265,9 +246,6 @@ def test_a_second_commitment_is_refused_naming_the_first_until_it_is_released(fi
     b.enter(player, b_ctx)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 38 item 1: a press that pairs at once never asks about other entries"
-)
 def test_a_player_waiting_at_one_stake_is_not_paired_at_another():
     ann, ben, cat = (member(seasoned_account(name)) for name in ("ann", "ben", "cat"))
     waiting = quick_match(ann, "50")
