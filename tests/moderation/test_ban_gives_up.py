@@ -92,9 +92,6 @@ def test_a_ban_in_a_room_of_three_gives_up_the_seat_and_play_goes_on(
     assert places(game) == [rival.pk, third.pk, player.pk]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 38 item 4: a ban leaves a registering tournament's seat held"
-)
 def test_a_ban_gives_up_a_registering_tournament_seat_and_refunds_it(moderator):
     people = players(2)
     before = balances(people)
@@ -110,9 +107,6 @@ def test_a_ban_gives_up_a_registering_tournament_seat_and_refunds_it(moderator):
     assert_ledger_ok()
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 38 item 4: a ban between matches doesn't forfeit the tournament"
-)
 def test_a_ban_between_matches_forfeits_the_tournament(moderator):
     people = players(4)
     playing = full_tournament(people)
