@@ -310,6 +310,18 @@ def test_a_waiting_quick_match_can_be_cancelled(host):
     assert coins(host) == [1000]
 
 
+@pytest.mark.xfail(
+    strict=True, reason="issue 38 item 16: a second cancel says someone joined and the game is on"
+)
+def test_cancelling_a_quick_match_again_says_it_was_already_cancelled(host):
+    game = quick_match(host, "50")
+    cancel_staked_room(host, game.pk)
+    with pytest.raises(Conflict, match="This quick match was already cancelled") as refused:
+        cancel_staked_room(host, game.pk, version=game.version)  # the waiting page's second press
+    assert "joined" not in str(refused.value)
+    assert coins(host) == [1000]
+
+
 def test_the_games_staked_invariants_catch_an_unpaid_finish(host, guest):
     from accounts.ledger.checks import problems
 
