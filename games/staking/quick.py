@@ -30,7 +30,7 @@ from ..models import Action, Game
 from .commitments import refuse_pairing
 from .keys import answer, first_answer
 from .pairing import may_meet
-from .rooms import SAME_BROWSER, create_staked_room, seat_and_start
+from .rooms import PAIRED_INTO, SAME_BROWSER, create_staked_room, seat_and_start
 from .rules import (
     DEFAULT_TIMER,
     TWO_PLAYER_RULESETS,
@@ -43,8 +43,6 @@ from .rules import (
 # At most this many entries of one stake and rule set are read by a press or a sweep's pass: nobody
 # waits longer than the range's "anyone" (pairing.ANYONE_AFTER), so a queue is never longer.
 QUEUE_READ = 500
-
-PAIRED_INTO = "paired_into"  # the key, in a merged entry's closing action, of the game it joined
 
 
 def queue_lock(tier: int, ruleset: str) -> None:

@@ -310,9 +310,6 @@ def test_a_waiting_quick_match_can_be_cancelled(host):
     assert coins(host) == [1000]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 38 item 16: a second cancel says someone joined and the game is on"
-)
 def test_cancelling_a_quick_match_again_says_it_was_already_cancelled(host):
     game = quick_match(host, "50")
     cancel_staked_room(host, game.pk)
@@ -320,6 +317,17 @@ def test_cancelling_a_quick_match_again_says_it_was_already_cancelled(host):
         cancel_staked_room(host, game.pk, version=game.version)  # the waiting page's second press
     assert "joined" not in str(refused.value)
     assert coins(host) == [1000]
+
+
+def test_cancelling_an_entry_the_sweeper_paired_says_it_was_paired(host, guest):
+    from games.staking.quick import pair_entries
+    from games.staking.rooms import create_staked_room
+
+    earlier = create_staked_room(guest, "twodice", 50, quick=True)
+    later = create_staked_room(host, "twodice", 50, quick=True)
+    pair_entries(earlier.pk, later.pk)
+    with pytest.raises(Conflict, match="paired with another player's: that game is on"):
+        cancel_staked_room(host, later.pk, version=later.version)
 
 
 def test_the_games_staked_invariants_catch_an_unpaid_finish(host, guest):
