@@ -26,7 +26,7 @@ def quiet(settings, redis_client):
     settings.LUDOPAT_TEST_SEEDS = True
 
 
-@pytest.mark.parametrize("attempt", range(3))
+@pytest.mark.parametrize("attempt", range(2))  # which tab wins varies: both outcomes are checked
 def test_a_press_that_pairs_at_once_and_a_room_opened_from_another_tab(attempt):
     player = member(seasoned_account(f"player{attempt}"))
     waiting = quick_match(member(seasoned_account(f"waiting{attempt}")), "100")
