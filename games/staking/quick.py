@@ -138,10 +138,10 @@ def pair_entries(earlier_id: str, later_id: str) -> Game:
         earlier, later = games.get(earlier_id), games.get(later_id)
         if earlier is None or later is None or earlier_id == later_id:
             raise Conflict("Those quick-match entries are gone.")
-        later_player = _refuse_pairing(earlier, later)
+        host, later_player = _refuse_pairing(earlier, later)
         # The game starts for both: neither may hold anything else for coins (the earlier entry's
         # player was never asked at a door for this game; the later one merges their own entry).
-        refuse_pairing({earlier.owner_id: earlier.pk, later_player: later.pk})  # type: ignore[dict-item]  # _refuse_pairing: both have an owner
+        refuse_pairing({host: earlier.pk, later_player: later.pk})
         later_seats = seats_in(later)
         player = Actor(later_player, later_seats[0].player_key)
         close_before_start(later, later_seats, MERGED_TEXT, {PAIRED_INTO: earlier.pk})
@@ -149,8 +149,8 @@ def pair_entries(earlier_id: str, later_id: str) -> Game:
         return earlier
 
 
-def _refuse_pairing(earlier: Game, later: Game) -> int:
-    """Refused unless the two entries may be paired; the later entry's player."""
+def _refuse_pairing(earlier: Game, later: Game) -> tuple[int, int]:
+    """Refused unless the two entries may be paired; the earlier and the later entry's players."""
     host, player = earlier.owner_id, later.owner_id
     for entry in (earlier, later):
         if not entry.quick or entry.status != Game.Status.OPEN:
@@ -167,7 +167,7 @@ def _refuse_pairing(earlier: Game, later: Game) -> int:
         notice = ban_notice_for(user_id)
         if notice:
             raise Conflict(notice)
-    return player
+    return host, player
 
 
 def paired_into(entry: Game) -> str | None:
