@@ -78,7 +78,7 @@ def worker(args) -> tuple[int, int, int]:
     setup_django(database_url, redis_url)
     from games import actions
     from games.actors import Actor
-    from games.errors import GameError
+    from games.errors import Conflict, GameError
     from games.staking.rooms import cancel_staked_room, create_staked_room, join_staked_room
 
     rng = random.Random(seed)
@@ -90,12 +90,15 @@ def worker(args) -> tuple[int, int, int]:
         try:
             game = create_staked_room(host, "twodice", stake, 15)
         except GameError:
-            refused += 1  # this host's room from another worker is still open
+            refused += 1  # this host's room or game from another worker is still on
             continue
         try:
             join_staked_room(guest, game.pk)
             actions.do_resign(game.pk, rng.choice([host, guest]))
             done += 1
+        except Conflict:  # the guest's room or game from another worker: one at a time
+            refused += 1
+            cancel_staked_room(host, game.pk)
         except GameError:
             errors += 1
             cancel_staked_room(host, game.pk)
@@ -166,7 +169,9 @@ def main() -> int:
         cycles = sum(r[0] for r in results)
         refused = sum(r[1] for r in results)
         errors = sum(r[2] for r in results)
-        print(f"{elapsed:.1f} s; {refused:,} creates refused (host busy), {errors:,} joins failed")
+        print(
+            f"{elapsed:.1f} s; {refused:,} creates or joins refused (a player busy), {errors:,} joins failed"
+        )
         from django.core.management import CommandError
 
         started = time.perf_counter()

@@ -1,7 +1,7 @@
 """A moderator bans a player, for a time or until lifted, or lifts the ban.
 
 The player can't log in, their sessions end and their open pages are disconnected at once (after
-commit), and they give up every game they sit in (banned_games). A timed ban lifts itself once its
+commit), and they give up every game they sit in and every tournament they are in (banned_games). A timed ban lifts itself once its
 end has passed (accounts.sanctions, at log-in and by beat).
 """
 
@@ -34,7 +34,8 @@ def _ban_state(user) -> dict:
 
 def do_ban(moderator, user, *, reason: str, until: datetime | None = None):
     """The player can't log in, their sessions end and their open pages are disconnected at once, and
-    they give up every game they sit in, at once (banned_games.remove_banned_player)."""
+    they give up every game they sit in and every tournament they are in, at once
+    (banned_games.remove_banned_player)."""
     require(moderator, "accounts.ban_user")
     reason = player_reason(reason)
     if until is not None and until <= timezone.now():

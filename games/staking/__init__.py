@@ -7,7 +7,7 @@ the leaderboard below them: pyproject.toml's import contracts):
     models      StakeRequest, the forms' idempotency keys (a table of the games app)
     rules       what may be staked: rule sets, timers, a stake's bounds, the new-player cap
     keys        idempotency: a repeated form finds its first answer and moves no coin
-    commitments one commitment at a time: the questions the layers above add (tournaments)
+    commitments one commitment for coins at a time, asked at every door (and the tournaments' question)
     settlement  a round-end handler: closes a staked game's escrow exactly once
     checks      the ledger invariants that tie staked games to their escrows
     rooms       creating, joining and cancelling a staked room

@@ -27,9 +27,10 @@ from ..actions.state import seats_in
 from ..actors import Actor
 from ..errors import Conflict, GameError
 from ..models import Action, Game
+from .commitments import refuse_pairing
 from .keys import answer, first_answer
 from .pairing import may_meet
-from .rooms import SAME_BROWSER, create_staked_room, seat_and_start
+from .rooms import PAIRED_INTO, SAME_BROWSER, create_staked_room, seat_and_start
 from .rules import (
     DEFAULT_TIMER,
     TWO_PLAYER_RULESETS,
@@ -42,8 +43,6 @@ from .rules import (
 # At most this many entries of one stake and rule set are read by a press or a sweep's pass: nobody
 # waits longer than the range's "anyone" (pairing.ANYONE_AFTER), so a queue is never longer.
 QUEUE_READ = 500
-
-PAIRED_INTO = "paired_into"  # the key, in a merged entry's closing action, of the game it joined
 
 
 def queue_lock(tier: int, ruleset: str) -> None:
@@ -139,7 +138,10 @@ def pair_entries(earlier_id: str, later_id: str) -> Game:
         earlier, later = games.get(earlier_id), games.get(later_id)
         if earlier is None or later is None or earlier_id == later_id:
             raise Conflict("Those quick-match entries are gone.")
-        later_player = _refuse_pairing(earlier, later)
+        host, later_player = _refuse_pairing(earlier, later)
+        # The game starts for both: neither may hold anything else for coins (the earlier entry's
+        # player was never asked at a door for this game; the later one merges their own entry).
+        refuse_pairing({host: earlier.pk, later_player: later.pk})
         later_seats = seats_in(later)
         player = Actor(later_player, later_seats[0].player_key)
         close_before_start(later, later_seats, MERGED_TEXT, {PAIRED_INTO: earlier.pk})
@@ -147,8 +149,8 @@ def pair_entries(earlier_id: str, later_id: str) -> Game:
         return earlier
 
 
-def _refuse_pairing(earlier: Game, later: Game) -> int:
-    """Refused unless the two entries may be paired; the later entry's player."""
+def _refuse_pairing(earlier: Game, later: Game) -> tuple[int, int]:
+    """Refused unless the two entries may be paired; the earlier and the later entry's players."""
     host, player = earlier.owner_id, later.owner_id
     for entry in (earlier, later):
         if not entry.quick or entry.status != Game.Status.OPEN:
@@ -165,7 +167,7 @@ def _refuse_pairing(earlier: Game, later: Game) -> int:
         notice = ban_notice_for(user_id)
         if notice:
             raise Conflict(notice)
-    return player
+    return host, player
 
 
 def paired_into(entry: Game) -> str | None:

@@ -38,6 +38,8 @@ from .rules import (
     staked_timers,
 )
 
+PAIRED_INTO = "paired_into"  # the key, in a merged entry's closing action, of the game it joined
+
 
 def open_entry_of(user_id: int) -> Game | None:
     """The player's open staked room or quick-match entry (at most one at a time)."""
@@ -65,8 +67,6 @@ def create_staked_room(
         if first is not None:
             return first
         check_stake_for(account_of(actor), stake)
-        if open_entry_of(account_of(actor)):
-            raise Conflict("You already have an open staked room or quick match: cancel it first.")
         refuse_other_commitments(account_of(actor))
         game = create_game(
             actor,
@@ -132,7 +132,9 @@ def _hold_stake(game: Game, user_id: int) -> None:
 
 
 def seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
-    """Seat the joining player in the open seat with their stake escrowed, and start the game."""
+    """Seat the joining player in the open seat with their stake escrowed, and start the game: every
+    joining door (a room, a rematch, a press that pairs at once, the sweeper) asks here whether the
+    player holds another commitment for coins, their own open room included."""
     refuse_other_commitments(account_of(actor))
     _hold_stake(game, account_of(actor))
     seat = next(s for s in seats if s.kind == Seat.Kind.OPEN)
@@ -159,5 +161,24 @@ def cancel_staked_room(actor: Actor, game_id: str, *, version: int | None = None
             raise NotAllowed("Only the host can cancel this room.")
         refuse_if_started_since(game, version)
         if game.status != Game.Status.OPEN:
-            raise Conflict("Someone has joined: the game is on (resign to give it up).")
+            raise Conflict(_why_not_open(game))
         return do_abandon(game_id, actor)
+
+
+def _why_not_open(game: Game) -> str:
+    """What a cancel pressed on a room no longer open (a second press, a stale page) is told: what
+    became of it, as it is now."""
+    if game.status == Game.Status.PLAYING:
+        return "Someone has joined: the game is on (resign to give it up)."
+    closing = (
+        Action.objects.filter(game=game, kind=Action.Kind.ABANDON)
+        .order_by("-seq")
+        .values_list("data", flat=True)
+        .first()
+    )
+    if isinstance(closing, dict) and closing.get(PAIRED_INTO):
+        return "Your quick match was paired with another player's: that game is on."
+    if Action.objects.filter(game=game, kind=Action.Kind.START).exists():
+        return "This game is over."
+    what = "quick match" if game.quick else "room"
+    return f"This {what} was already cancelled: your {game.stake:,} coins are back in your wallet."

@@ -6,8 +6,8 @@
   registering tournament at a time, and one they left with nobody in it closes;
 - `register`: the buy-in moves from the wallet to the pool in the transaction that takes the seat, so
   a seat is never taken unpaid. Refused for guests, banned accounts, a full or started tournament,
-  a new account above its cap, a player committed elsewhere (an open staked room, a quick-match entry,
-  another unfinished tournament) and an account that shared a browser with one already registered.
+  a new account above its cap, a player committed elsewhere (staking.commitments: an open staked
+  room, a quick-match entry, a staked game in play, another unfinished tournament) and an account that shared a browser with one already registered.
   The last seat of a sit-and-go starts the countdown ("starting in 10 s") on every player's page;
 - `leave`: before the start, the buy-in comes back; a leave that raced the start is refused, saying
   so (the player then forfeits with `forfeit`, knowing it); `forfeit` after the start: the current
@@ -36,7 +36,6 @@ from ..actors import Actor
 from ..errors import Banned, Conflict, GameNotFound, NotAllowed
 from ..models import Game
 from ..staking.commitments import refuse_other_commitments
-from ..staking.rooms import open_entry_of
 from ..staking.rules import account_of, check_stake_for, needs_account
 from ..task_queue import send_task
 from . import bracket, live, starting_soon
@@ -122,6 +121,11 @@ def commitment_refusal(user_id: int) -> str:
     entry = unfinished_entry_of(user_id)
     if entry is None:
         return ""
+    if entry.tournament.status == Tournament.Status.OPEN:
+        return (
+            f"You are registered in tournament #{entry.tournament_id}: leave it before you play "
+            "for coins elsewhere."
+        )
     return (
         f"You are playing in tournament #{entry.tournament_id}: finish it (or leave it) before "
         "you play for coins elsewhere."
@@ -147,8 +151,6 @@ def register(actor: Actor, tournament_id: object) -> TournamentEntry:
             raise Banned(notice)
         check_stake_for(user_id, tournament.buy_in)
         refuse_other_commitments(user_id)  # holds the wallet: one commitment decided at a time
-        if open_entry_of(user_id):
-            raise Conflict("You have an open staked room or quick match: cancel it first.")
         if entrants and browsers.accounts_sharing_a_browser_with(user_id) & set(entrants):
             raise NotAllowed(SAME_BROWSER)
         entry = TournamentEntry.objects.create(tournament=tournament, user_id=user_id)

@@ -114,7 +114,7 @@ def test_a_second_room_is_refused_above_the_form_not_at_the_stake(ann):
     client.post("/staked/quick", {"tier": "100", "ruleset": "twodice", "key": "q"})
     # The lobby shows the entry instead of the forms, but a page opened before still posts.
     page = text(open_room(client, "100", key="second"))
-    assert "You already have an open staked room or quick match" in page
+    assert "You are waiting for a quick match at 100 coins: cancel it" in page
     assert "room-stake_error" not in page
 
 

@@ -223,6 +223,17 @@ def staked_game(host, guest) -> Game:
     return fresh(game)
 
 
+def game_and_room(host, player) -> tuple[Game, Game]:
+    """`player` in `host`'s staked game and with a staked room open, two commitments at once as the
+    doors that didn't ask left some (staking.commitments refuses the second now): a ban gives up
+    both."""
+    waiting = create_staked_room(member(player), "twodice", STAKE, STAKED_TIMER)
+    Game.objects.filter(pk=waiting.pk).update(status=Game.Status.FINISHED)  # out of sight
+    staked = staked_game(host, player)
+    Game.objects.filter(pk=waiting.pk).update(status=Game.Status.OPEN)
+    return staked, fresh(waiting)
+
+
 def seat_index(game_id: str, user) -> int:
     return Seat.objects.get(game_id=game_id, user=user).index
 
@@ -355,8 +366,7 @@ async def test_after_a_ban_nothing_is_played_in_the_accounts_name(sites, setting
 
     # An open page in a running room, a running staked game, an open staked room.
     room = await in_db(timed_room)(villain, friend)
-    staked = await in_db(staked_game)(rich, villain)
-    waiting = await in_db(create_staked_room)(member(villain), "twodice", STAKE, STAKED_TIMER)
+    staked, waiting = await in_db(game_and_room)(rich, villain)
     mine = await in_db(seat_index)(room.pk, villain)
     friend_page = await Page.open("friend", p1, room.pk, await in_db(session_for)(friend))
     room_pages = [

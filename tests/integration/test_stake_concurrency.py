@@ -72,7 +72,8 @@ def test_one_stake_of_coins_joins_one_of_ten_rooms(django_user_model):
     assert len(succeeded(results)) == 1
     assert balance_of(poor.user_id) == 50
     assert sum(fresh(r).status == Game.Status.PLAYING for r in rooms) == 1
-    assert all("you have 50" in str(e) for e in refused(results))
+    # Decided one after the other under the wallet's lock: the first seated, the others see it.
+    assert all("You are playing a staked game" in str(e) for e in refused(results))
 
 
 def test_two_players_joining_each_others_rooms_at_once(django_user_model):
@@ -88,8 +89,10 @@ def test_two_players_joining_each_others_rooms_at_once(django_user_model):
             ]
         )
         assert time.monotonic() - started < 5, "the two joins waited on each other"
-        assert refused(results) == []
-        assert balance_of(a.user_id) == balance_of(b.user_id) == 800
+        # Each has a room open: one commitment for coins at a time, so neither joins.
+        assert len(refused(results)) == 2, results
+        assert all("You have an open staked room" in str(e) for e in refused(results))
+        assert balance_of(a.user_id) == balance_of(b.user_id) == 900
 
 
 def test_twenty_quick_match_presses_make_ten_games_and_nobody_waits(django_user_model):
@@ -113,9 +116,10 @@ def test_a_double_submitted_join_holds_one_stake(django_user_model):
     assert balance_of(guest.user_id) == 900
     assert LedgerTransaction.objects.filter(kind="stake", game=game).count() == 2
     # Without a key (two forms, two clicks) the seat is still taken once.
-    other = create_staked_room(guest, "twodice", 100)
-    results = at_once([lambda: join_staked_room(host, other.pk)] * 5)
-    assert refused(results) == [] and balance_of(host.user_id) == 800
+    host, guest = players(django_user_model, 2, "again")
+    other = create_staked_room(host, "twodice", 100)
+    results = at_once([lambda: join_staked_room(guest, other.pk)] * 5)
+    assert refused(results) == [] and balance_of(guest.user_id) == 900
 
 
 def test_the_winning_move_a_timeout_and_a_resignation_race_one_payout(django_user_model):

@@ -6,11 +6,16 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from accounts.models import User
 from accounts.moderation import bans
 from games.models import Game
 from games.narration import shown
+from games.tournaments.models import Tournament, TournamentEntry
+from games.tournaments.registration import open_tournament, register
 from leaderboard.models import Result
+from tests.games.tournaments.helpers import balances, full_tournament, live_matches, lose, players
 from tests.games.webplay import fresh, friends_room, member
+from tests.ledger_checks import assert_ledger_ok
 
 from .conftest import logged_in
 
@@ -85,3 +90,29 @@ def test_a_ban_in_a_room_of_three_gives_up_the_seat_and_play_goes_on(
     rival_presses(third, game, "resign")
     game = fresh(game)
     assert places(game) == [rival.pk, third.pk, player.pk]
+
+
+def test_a_ban_gives_up_a_registering_tournament_seat_and_refunds_it(moderator):
+    people = players(2)
+    before = balances(people)
+    registering = open_tournament(4, 100)
+    for actor in people:
+        register(actor, registering.pk)
+
+    bans.do_ban(moderator, User.objects.get(pk=people[0].user_id), reason="Cheating")
+    # The seat is free again and the buy-in back: the tournament fills with people who play.
+    assert list(registering.entries.values_list("user_id", flat=True)) == [people[1].user_id]
+    assert Tournament.objects.get(pk=registering.pk).pool.balance == 100
+    assert balances(people)[people[0].user_id] == before[people[0].user_id]
+    assert_ledger_ok()
+
+
+def test_a_ban_between_matches_forfeits_the_tournament(moderator):
+    people = players(4)
+    playing = full_tournament(people)
+    semi, _ = live_matches(playing)
+    lose(semi, people)  # its winner waits for the final
+    bans.do_ban(moderator, User.objects.get(pk=semi.second.user_id), reason="Cheating")
+    assert TournamentEntry.objects.get(pk=semi.second_id).forfeited
+    assert Tournament.objects.get(pk=playing.pk).pool.balance == 400  # the prizes' already
+    assert_ledger_ok()

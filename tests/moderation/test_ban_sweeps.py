@@ -78,3 +78,29 @@ def test_a_join_the_ban_did_not_see_is_given_up_by_the_sweeper(django_user_model
         assert balance_of(host.pk) == 1080 and balance_of(troll.pk) == 900
     sweep_deadlines()  # and nothing more happens
     assert LedgerTransaction.objects.filter(game=room, closes__isnull=False).count() <= 1
+
+
+def test_a_registration_the_ban_did_not_see_is_given_up_by_the_sweeper(moderator):
+    from games.tournaments.models import Tournament
+    from games.tournaments.registration import open_tournament, register
+    from tests.games.tournaments.helpers import players
+
+    troll, other = players(2)
+    tournament = open_tournament(4, 100)
+    register(other, tournament.pk)
+    user = django_user(troll)
+    ban = lambda: bans.do_ban(moderator, user, reason="Collusion")  # noqa: E731
+    # Written, committed only after the ban looked at the player's tournaments.
+    registered, banned = interleave(lambda: register(troll, tournament.pk), nothing, ban)
+    assert not isinstance(registered, BaseException), repr(registered)
+    assert not isinstance(banned, BaseException), repr(banned)
+    sweep_deadlines()  # what beat runs every 2 s
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    assert list(tournament.entries.values_list("user_id", flat=True)) == [other.user_id]
+    assert balance_of(troll.user_id) == 1000 and tournament.pool.balance == 100
+
+
+def django_user(actor):
+    from accounts.models import User
+
+    return User.objects.get(pk=actor.user_id)

@@ -239,7 +239,7 @@ def test_a_staked_room_cannot_be_entered_around_its_stake(host, guest):
 
 def test_one_open_staked_room_per_player(host):
     room(host, 100)
-    with pytest.raises(Conflict, match="already have an open staked room"):
+    with pytest.raises(Conflict, match="You have an open staked room at 100 coins"):
         room(host, 50)
     assert coins(host) == [900]
 
@@ -308,6 +308,26 @@ def test_a_waiting_quick_match_can_be_cancelled(host):
     game = quick_match(host, "50")
     cancel_staked_room(host, game.pk)
     assert coins(host) == [1000]
+
+
+def test_cancelling_a_quick_match_again_says_it_was_already_cancelled(host):
+    game = quick_match(host, "50")
+    cancel_staked_room(host, game.pk)
+    with pytest.raises(Conflict, match="This quick match was already cancelled") as refused:
+        cancel_staked_room(host, game.pk, version=game.version)  # the waiting page's second press
+    assert "joined" not in str(refused.value)
+    assert coins(host) == [1000]
+
+
+def test_cancelling_an_entry_the_sweeper_paired_says_it_was_paired(host, guest):
+    from games.staking.quick import pair_entries
+    from games.staking.rooms import create_staked_room
+
+    earlier = create_staked_room(guest, "twodice", 50, quick=True)
+    later = create_staked_room(host, "twodice", 50, quick=True)
+    pair_entries(earlier.pk, later.pk)
+    with pytest.raises(Conflict, match="paired with another player's: that game is on"):
+        cancel_staked_room(host, later.pk, version=later.version)
 
 
 def test_the_games_staked_invariants_catch_an_unpaid_finish(host, guest):
