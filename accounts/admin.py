@@ -12,10 +12,9 @@ from django.utils.html import format_html
 
 from .admin_actions import form_action
 from .admin_forms import BanForm, CoinsForm, MuteForm, ReasonForm, RenameForm, ends_after
-from .models import User
+from .models import CollusionFlag, User
 from .moderation import bans, coins, collusion, mutes, renames
 from .moderation.audit import AuditLog
-from .moderation.models import CollusionFlag
 
 admin.site.site_header = "Ludopat moderation"
 admin.site.site_title = "Ludopat moderation"

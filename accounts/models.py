@@ -65,7 +65,16 @@ class User(AbstractUser):
         return self.banned_at is not None
 
 
-# Moderation's models (the reports queue, the admin's collusion page, the audit log) live in its package;
-# Django finds them through here. Imported last: they name User.
+class CollusionFlag(User):
+    """The admin's page of collusion flags (accounts.moderation.collusion); a proxy, so it has a
+    permission. Here beside User, not in moderation's models, which this module imports."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "collusion flag"
+
+
+# Moderation's models (the reports queue, the audit log) live in its package; Django finds them
+# through here. They name accounts by AUTH_USER_MODEL and import nothing of this module.
 from .moderation.audit import AuditLog  # noqa: E402, F401
-from .moderation.models import CollusionFlag, Report  # noqa: E402, F401
+from .moderation.models import Report  # noqa: E402, F401

@@ -17,7 +17,7 @@ accounts/admin_forms.py, games/admin.py).
     chat          do_hide_message
     voids         do_void (the round in play), do_void_result (a finished round's standings)
     reports       do_report_message, do_report_player, do_resolve_report
-    models        Report (of a message or of a player), CollusionFlag (the admin's page)
+    models        Report (of a message or of a player); the admin's collusion page is a proxy of User
     collusion     the flagged pairs of accounts
     audit         AuditLog (append-only) and `record`
     roles         the Moderator and Admin groups and their permissions

@@ -1,12 +1,12 @@
 """Moderation's models, in the accounts app (Django finds them through accounts.models): the reports
-queue and the admin's page of collusion flags. The audit log's model is in audit.py, with `record`."""
+queue. The audit log's model is in audit.py, with `record`; the admin's page of collusion flags is a
+proxy of the account, accounts.models.CollusionFlag. Accounts are named by AUTH_USER_MODEL, so
+nothing here imports accounts.models (which imports this module)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-
-from accounts.models import User
 
 
 class Report(models.Model):
@@ -86,11 +86,3 @@ class Report(models.Model):
     @property
     def is_open(self) -> bool:
         return self.resolved_at is None
-
-
-class CollusionFlag(User):
-    """The admin's page of collusion flags (collusion.py); a proxy, so it has a permission."""
-
-    class Meta:
-        proxy = True
-        verbose_name = "collusion flag"
