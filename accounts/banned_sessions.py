@@ -1,7 +1,7 @@
 """A banned account's sessions end, including those the session index never recorded (log-ins from
 before it existed): Django gives such a session no user, but it still holds the browser key that owns
 the account's games against the computer and at one screen. The first request that brings one ends it
-(`EndBannedSessions`), and a game socket opened with one controls nothing (games.consumers)."""
+(`EndBannedSessions`), and a game socket opened with one controls nothing (games.web.consumers)."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ Celery worker and beat, and, shared with anything else on the machine, the Postg
 also this client) and the RSS of each web process. Everything it started is stopped at the end.
 
 The floor: after the ramp, the 50-game window again (same games, sockets and rate, one more window)
-against the cheapest action the stack allows (games/bench_floor.py, on with LUDOPAT_BENCH_FLOOR=1 in
+against the cheapest action the stack allows (games/web/bench_floor.py, on with LUDOPAT_BENCH_FLOOR=1 in
 the web processes' environment, which this bench sets): a POST through the same middleware and rate
 limit doing one game-and-seats read, the seat check, the row lock, one Action, the version bump, the
 commit and one push, which the sockets forward unrendered at the median size of the pushes the real
@@ -446,7 +446,7 @@ class Window:
     cpu: dict[str, float] = field(default_factory=dict)
     rss: list[float] = field(default_factory=list)
     error_kinds: dict[str, int] = field(default_factory=dict)
-    floor_size: int = 0  # above 0: the floor action (games/bench_floor.py), pushes of this size
+    floor_size: int = 0  # above 0: the floor action (games/web/bench_floor.py), pushes of this size
     push_sizes: list[int] = field(default_factory=list)  # characters of each board a socket got
     counts: dict[str, int] = field(default_factory=dict)  # the web processes' queries, round trips
     arrivals: str = "even"  # the games' phases: even (a steady rate) or random (recurring bursts)
@@ -667,7 +667,7 @@ async def _response(reader: asyncio.StreamReader) -> tuple[int, str, list[str]]:
 
 async def web_counts(ports: list[int]) -> dict[str, int]:
     """The SQL statements and Redis round trips (a command or a pipeline written) of every web process
-    so far, as games/bench_floor.py counts them (LUDOPAT_BENCH_FLOOR=1), summed."""
+    so far, as games/web/bench_floor.py counts them (LUDOPAT_BENCH_FLOOR=1), summed."""
     total = {"queries": 0, "redis_round_trips": 0}
     for port in ports:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -979,7 +979,7 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
 
     async def floor_window() -> None:
         """The 50-game window again, the same games, sockets and rate, against the floor action
-        (games/bench_floor.py) pushing frames of the median size of the real window's pushes."""
+        (games/web/bench_floor.py) pushing frames of the median size of the real window's pushes."""
         at50 = next((w for w in windows if w.name == "50 games"), None)
         if at50 is None or not at50.push_sizes:
             return

@@ -65,8 +65,8 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     (
         "command (who asks, the form)",
         (
-            "games/commands.py",
-            "games/forms.py",
+            "games/web/commands.py",
+            "games/web/forms.py",
             "games/actors.py",
             "django/forms/",
             "ludopat/client_json.py",
@@ -75,13 +75,16 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     (
         "sockets (consumer)",
         (
-            "games/consumers.py",
+            "games/web/consumers.py",
             "games/frame_limit.py",
             "channels/",
             "ludopat/worker_threads.py",
         ),
     ),
-    ("view", ("games/views.py", "games/bench_floor.py", "django/http/", "django/shortcuts.py")),
+    (
+        "view",
+        ("games/web/views.py", "games/web/bench_floor.py", "django/http/", "django/shortcuts.py"),
+    ),
     (
         "session, auth, browser",
         (
@@ -110,7 +113,7 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
 ]
 # Frames that only pass a call through (the bench's own counters of queries and Redis round trips):
 # a sample in them belongs to their caller's stage.
-THROUGH = ("(games/bench_floor.py:",)
+THROUGH = ("(games/web/bench_floor.py:",)
 THROUGH_FUNCTIONS = ("_count_query", "send", "send_async", "_count", "_on_connection")
 # A thread waiting for work, not working (py-spy may sample one as active): left out of every stage.
 IDLE_LEAVES = (

@@ -25,7 +25,7 @@ class GamesConfig(AppConfig):
         also_check(tournament_problems)
         also_refuse(commitment_refusal)  # one commitment at a time: staking asks the tournaments
 
-        from . import bench_floor
+        from .web import bench_floor
 
         if bench_floor.enabled():  # bench/live.py's web processes: count queries and round trips
             bench_floor.count_round_trips()

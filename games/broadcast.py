@@ -176,7 +176,7 @@ def names_changed(game_id: str) -> None:
 
 
 def floor_pushed(game_id: str, version: int, size: int, skip: str = "") -> None:
-    """bench/live.py's floor action (games.bench_floor) made `version`: every viewer's socket forwards
+    """bench/live.py's floor action (games.web.bench_floor) made `version`: every viewer's socket forwards
     a frame of `size` characters without rendering (`skip`: the socket whose page has it)."""
     _send(game_id, {"type": "game.floor", "version": version, "size": size, "skip": skip})
 
@@ -190,7 +190,7 @@ def _send(game_id: str, event: dict[str, Any]) -> bool:
         async_to_sync(layer.group_send)(group_name(game_id), event)
     except (OSError, RedisError) as error:
         # All of Redis, or the shard of the game's group, is gone (CHANNEL_LAYER_REDIS_URLS): the
-        # game's open pages are closed and reconnect (games/consumers.py) and resync when it is back.
+        # game's open pages are closed and reconnect (games/web/consumers.py) and resync when it is back.
         log.warning(
             "channel layer unreachable (%s): could not push %s to game %s",
             error,

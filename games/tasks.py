@@ -19,25 +19,25 @@ from .tournaments import sweeper as tournament_sweeper
 log = logging.getLogger(__name__)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.bot_turn", ignore_result=True)
 def bot_turn(game_id: str, version: int) -> bool:
     """The computer's next action in `game_id`, if the game is still at `version`."""
     return actions.do_bot_turn(game_id, version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.game_deadline", ignore_result=True)
 def game_deadline(game_id: str, version: int) -> bool:
     """The deadline set at `version` has come: the bot plays for the seat, or the pause ends."""
     return timers.do_deadline(game_id, version=version)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.presence_lapsed", ignore_result=True)
 def presence_lapsed(game_id: str) -> None:
     """A page of the game closed a grace period ago: every viewer's board shows who is here now."""
     broadcast.presence_lapsed(game_id)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
     """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker) and void
     staked games nobody is at (games.actions.timers.sweep), give up any seat a banned account still
@@ -63,13 +63,13 @@ def _sweep(sweep: Callable[[], object], what: str) -> None:
         log.exception("%s failed", what)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.close_idle_games", ignore_result=True)
 def close_idle_games() -> int:
     """Beat, hourly: close games nobody has played for long (games.actions.idle)."""
     return idle.close_idle_games()
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.start_tournament", ignore_result=True)
 def start_tournament(tournament_id: int) -> bool:
     """A full sit-and-go's countdown is over: it starts (if still full; the sweeper backs this up)."""
     return tournament_start.do_start(tournament_id)

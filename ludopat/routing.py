@@ -5,8 +5,8 @@ from django.urls import path, re_path
 
 import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>, <id>, <token>)
 from accounts.consumers import OnlineConsumer
-from games.consumers import GameConsumer
-from games.tournament_consumer import TournamentConsumer
+from games.web.consumers import GameConsumer
+from games.web.tournament_consumer import TournamentConsumer
 
 NO_SUCH_SOCKET = 4404  # the same code as "no such game": pages never reconnect after it
 

@@ -16,8 +16,8 @@ urlpatterns = [
     path("desk/", include("accounts.desk_urls")),
     path("leaderboard/", include("leaderboard.urls")),
     path("u/<username:username>/", include("accounts.profile_urls")),
-    path("", include("games.urls")),
-    path("", include("games.staking_urls")),
-    path("", include("games.tournament_urls")),
-    path("", include("games.pages_urls")),
+    path("", include("games.web.urls")),
+    path("", include("games.web.staking_urls")),
+    path("", include("games.web.tournament_urls")),
+    path("", include("games.web.pages_urls")),
 ]

@@ -5,7 +5,7 @@ imports nothing: accounts.models imports the package's models, so the package mu
 services. Moderation sits above the games, the leaderboard and staking and calls their services; the
 reads of a mute or a ban that those need are in accounts.sanctions, below them all. Its admin pages
 are the web layer's (accounts/admin.py, accounts/admin_reports.py, accounts/admin_actions.py,
-accounts/admin_forms.py, games/admin.py).
+accounts/admin_forms.py, games/web/admin.py).
 
     errors        ModerationError, the refusal every service here raises
     guards        permission, the account's lock and who may act on whom, the reason asked for

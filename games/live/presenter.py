@@ -259,7 +259,7 @@ def _handover(game: Game, vp: Viewpoint, waiting: list[Seat]) -> list[dict[str, 
     ]
 
 
-# The board's forms post to these (games/urls.py), keyed as the template names them.
+# The board's forms post to these (games/web/urls.py), keyed as the template names them.
 _URL_NAMES = {
     "roll": "game_roll",
     "move": "game_move",

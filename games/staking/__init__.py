@@ -19,7 +19,7 @@ the leaderboard below them: pyproject.toml's import contracts):
     forms       the lobby's forms
 
 games/apps.py registers the settlement, the checks and the signals when the app is ready. The views
-and URLs are the web layer's (games/staking_views.py, games/staking_urls.py), the template tags
-games/templatetags/staking.py. This module imports nothing: games.models imports `models` while Django
+and URLs are the web layer's (games/web/staking_views.py, games/web/staking_urls.py), the template tags
+games/web/templatetags/staking.py. This module imports nothing: games.models imports `models` while Django
 loads the models, before the rest could be imported.
 """

@@ -1,5 +1,5 @@
 """Telling pages about a tournament, always after commit: the bracket's group (every open bracket
-page re-renders it once per version and process, games/consumers.py's TournamentConsumer) and a
+page re-renders it once per version and process, games/web/consumers.py's TournamentConsumer) and a
 player's every open page (the account's group, accounts.sockets), for a notice such as "starting in
 10 s" or "you won: your next match is ready".
 """

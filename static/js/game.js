@@ -379,7 +379,7 @@
     }
     // A push may leave out the board's ground (the yards and squares, more than half of it) for the
     // page to keep its own (hx-preserve): only if the page shows that very ground; otherwise it asks
-    // for the whole board, which a resync always is (games/consumers.py).
+    // for the whole board, which a resync always is (games/web/consumers.py).
     const kept = incoming.querySelector("#board-ground[hx-preserve]");
     if (kept && kept.dataset.ground !== document.getElementById("board-ground")?.dataset.ground) {
       event.detail.shouldSwap = false;
@@ -600,7 +600,7 @@
   document.body.addEventListener("htmx:wsClose", (event) => {
     const code = event.detail.event?.code;
     socketOpen = false;
-    // 4503: the server can't reach Redis now (games/consumers.py): try again later, as the ws extension
+    // 4503: the server can't reach Redis now (games/web/consumers.py): try again later, as the ws extension
     // does by itself after network-type closes, with a growing, jittered delay.
     const socket = event.detail.socketWrapper;
     if (code === 4503 && socket?.reconnect) {

@@ -1,4 +1,4 @@
-"""bench/live.py's floor action (games/bench_floor.py): a missing page unless LUDOPAT_BENCH_FLOOR=1;
+"""bench/live.py's floor action (games/web/bench_floor.py): a missing page unless LUDOPAT_BENCH_FLOOR=1;
 with it, one Action, one version, and a push every other socket forwards unrendered at the asked size."""
 
 from __future__ import annotations

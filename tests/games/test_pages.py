@@ -8,8 +8,8 @@ import re
 import pytest
 
 from games.engine.verify import verify_record
-from games.pages import RULESETS
 from games.replay import replay_data
+from games.web.pages import RULESETS
 from tests.browser.records import play_local_game, play_record
 
 # ---------------------------------------------------------------------------------------------------

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions, commands, engine
+from games import actions, engine
 from games.errors import GameError
 from games.narration import colour_name
+from games.web import commands
 from tests.games.webplay import SEED, anon, awaiting_move, local_game, play_until
 
 pytestmark = pytest.mark.django_db

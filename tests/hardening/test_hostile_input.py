@@ -5,7 +5,7 @@ in words; and the game's record is exactly what it was. Two senders refused alon
 two players; on the socket, the two without a seat) share a corpus between them: each payload is sent
 once, by one of them (`share`).
 
-Nothing here lists the URLs or the actions: they come from the URLconf and from `games.commands`, so a
+Nothing here lists the URLs or the actions: they come from the URLconf and from `games.web.commands`, so a
 new URL or action is covered the day it is added. It must pass on PostgreSQL too (NUL bytes fail only
 there): DATABASE_URL=postgres://.../<db> .venv/bin/pytest tests/hardening/test_hostile_input.py
 """
@@ -35,11 +35,12 @@ from django.urls import URLResolver, get_resolver
 from accounts.desk_forms import ResolveForm
 from accounts.forms import SignUpForm
 from accounts.moderation.models import Report
-from games import actors, commands, throttle
+from games import actors, throttle
 from games.models import Action, ChatMessage, Game, Round
 from games.tournaments.registration import open_tournament
 from games.tournaments.rules import buy_ins
-from games.views import MODE_FORMS
+from games.web import commands
+from games.web.views import MODE_FORMS
 from ludopat.asgi import application
 from ludopat.client_json import as_fields
 from tests.games.webplay import computer_game, friends_room, member

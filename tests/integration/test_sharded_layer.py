@@ -56,7 +56,7 @@ from tests.stack import quiesce_games, service_env
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 TIMER = 2  # seconds per action: the shortest test timer
-TRY_AGAIN_LATER = 4503  # games/consumers.py
+TRY_AGAIN_LATER = 4503  # games/web/consumers.py
 
 
 @dataclass

@@ -12,8 +12,8 @@ from django.utils import timezone
 from games import actions, presence
 from games.actions import SeatSpec, TimerSpec, pauses, timers
 from games.errors import Conflict, GameError
-from games.forms import FriendsRoomForm
 from games.models import Action, Game, Seat
+from games.web.forms import FriendsRoomForm
 from tests.factories import timed_room
 from tests.games.webplay import (
     SEED,

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions, caches, commands, engine
+from games import actions, caches, engine
 from games.engine import fair
 from games.errors import Conflict, GameError, GameNotFound, NotAllowed, StaleVersion
 from games.models import Action, Game
 from games.tasks import bot_turn
+from games.web import commands
 from tests.games.webplay import (
     SEED,
     anon,

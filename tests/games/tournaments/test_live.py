@@ -1,4 +1,4 @@
-"""The bracket page's socket (games/tournament_consumer.py) through the real ASGI application and
+"""The bracket page's socket (games/web/tournament_consumer.py) through the real ASGI application and
 Redis channel layer: the bracket on connect, a decided match pushed to every watcher, and a player's
 notice reaching their open page."""
 

@@ -19,11 +19,12 @@ from django import forms as django_forms
 
 from accounts.moderation import reports
 
-from . import actions, forms, selectors
-from .actions import chat, pauses, timers
-from .actors import Actor, owns, seats_of
-from .errors import GameError, GameNotFound, NotAllowed
-from .models import Game, Seat
+from .. import actions, selectors
+from ..actions import chat, pauses, timers
+from ..actors import Actor, owns, seats_of
+from ..errors import GameError, GameNotFound, NotAllowed
+from ..models import Game, Seat
+from . import forms
 
 NO_GAME = "There is no game at this address. Check the link you were given."
 WATCHING = "You are watching this game; only its players can do that."

@@ -1,5 +1,5 @@
 """The tournaments' pages: the lobby (/tournaments/: registering with each one's prize split, in play,
-finished), the bracket (/tournaments/<id>/, live over its socket: games/consumers.py's
+finished), the bracket (/tournaments/<id>/, live over its socket: games/web/consumers.py's
 TournamentConsumer), and the POSTs to open one, register, leave and forfeit.
 
 Thin views: each POST calls one service of games.tournaments and redirects; a refusal comes back to the
@@ -18,13 +18,13 @@ from django.views.decorators.http import require_POST
 from accounts.ledger import history
 from ludopat.refusals import Refusal
 
-from . import throttle
-from .actors import actor_for
+from .. import throttle
+from ..actors import actor_for
+from ..tournaments import reads, registration
+from ..tournaments.models import Tournament
+from ..tournaments.rules import SIZES, buy_ins
 from .htmx import HtmxHttpRequest
 from .staking_views import too_many
-from .tournaments import reads, registration
-from .tournaments.models import Tournament
-from .tournaments.rules import SIZES, buy_ins
 
 TOO_MANY_OPENED = "Too many tournaments opened: wait a few minutes before you open another."
 

@@ -22,12 +22,11 @@ from ludopat.client_json import BadJson, parse_frame
 from ludopat.refusals import Refusal
 from ludopat.worker_threads import db_call
 
-from . import actions, actors, broadcast, commands, presence, selectors, throttle
-from .bench_floor import floor_frame
-from .broadcast import group_name
-from .errors import Banned
-from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
-from .live.fragments import (
+from .. import actions, actors, broadcast, presence, selectors, throttle
+from ..broadcast import group_name
+from ..errors import Banned
+from ..frame_limit import ABUSE_CLOSE_CODE, new_bucket
+from ..live.fragments import (
     for_page_showing,
     ground_of,
     render_chat_hidden,
@@ -38,9 +37,11 @@ from .live.fragments import (
     render_toast,
     shared_fragment,
 )
-from .live.viewpoint import Viewpoint, viewpoint_for
-from .models import ChatMessage, Game
-from .staking.rematch import invited_seats
+from ..live.viewpoint import Viewpoint, viewpoint_for
+from ..models import ChatMessage, Game
+from ..staking.rematch import invited_seats
+from . import commands
+from .bench_floor import floor_frame
 
 REFUSED = 4404  # no such game: the page's link is wrong; the client must not retry
 # Redis (the channel layer) is unreachable: "try again later" (HTTP's 503). An application may close
@@ -286,7 +287,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await self.send(text_data=for_page_showing(html, shown))
 
     async def game_floor(self, event: dict[str, Any]) -> None:
-        """bench/live.py's floor push (games.bench_floor, only with LUDOPAT_BENCH_FLOOR=1): forwarded as
+        """bench/live.py's floor push (games.web.bench_floor, only with LUDOPAT_BENCH_FLOOR=1): forwarded as
         a frame of the asked size, no database, no rendering."""
         if event.get("skip") != self.channel_name:
             await self.send(text_data=floor_frame(int(event["version"]), int(event["size"])))

@@ -15,10 +15,10 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from . import presence
+from .. import presence
+from ..models import Game, Seat
+from ..staking import quick, tiers
 from .htmx import HtmxHttpRequest
-from .models import Game, Seat
-from .staking import quick, tiers
 
 NOT_YOURS = "There is no quick-match entry of yours at this address: start one in the staked lobby."
 STOP_POLLING = 286  # htmx: swap this answer in, and poll no more

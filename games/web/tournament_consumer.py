@@ -14,10 +14,10 @@ from django.template.loader import render_to_string
 from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat.worker_threads import db_call
 
-from .frame_limit import ABUSE_CLOSE_CODE, new_bucket
-from .tournaments import reads
-from .tournaments.live import bracket_group
-from .tournaments.models import Tournament
+from ..frame_limit import ABUSE_CLOSE_CODE, new_bucket
+from ..tournaments import reads
+from ..tournaments.live import bracket_group
+from ..tournaments.models import Tournament
 
 REFUSED = 4404  # no such tournament: the page must not retry
 

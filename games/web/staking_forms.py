@@ -11,7 +11,7 @@ from django import forms
 from accounts.ledger import rules
 
 from ..models import RULESET_NAMES
-from .rules import DEFAULT_TIMER, TWO_PLAYER_RULESETS, staked_timers
+from ..staking.rules import DEFAULT_TIMER, TWO_PLAYER_RULESETS, staked_timers
 
 RULESET_CHOICES = [(name, RULESET_NAMES[name]) for name in TWO_PLAYER_RULESETS]
 

@@ -16,13 +16,13 @@ from django.urls import NoReverseMatch, reverse
 
 from ludopat.read_replica import reads_from_replica
 
-from .board_view import board_context
-from .engine.state import EngineError
+from ..board_view import board_context
+from ..engine.state import EngineError
+from ..models import Game
+from ..public_rounds import round_by_public_id
+from ..records import public_record, record_for
+from ..replay import replay_data
 from .forms import RoundForm
-from .models import Game
-from .public_rounds import round_by_public_id
-from .records import public_record, record_for
-from .replay import replay_data
 
 RULESETS: dict[str, dict[str, str]] = {
     "classic": {

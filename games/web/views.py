@@ -20,18 +20,19 @@ from ludopat.client_json import BadJson, action_fields
 from ludopat.next_url import next_in
 from ludopat.refusals import Refusal
 
-from . import actions, broadcast, commands, presence, selectors, throttle
-from .actors import Actor, actor_for
-from .errors import GameError
+from .. import actions, broadcast, presence, selectors, throttle
+from ..actors import Actor, actor_for
+from ..errors import GameError
+from ..live.fragments import for_page_showing, render_live, with_page_token
+from ..live.presenter import chat_context
+from ..live.viewpoint import viewpoint_for
+from ..models import Game, Seat
+from ..records import record_for
+from ..staking.quick import paired_into
+from ..tournaments.reads import match_link
+from . import commands
 from .forms import ComputerGameForm, FriendsRoomForm, LocalGameForm, RoundForm, SetupForm
 from .htmx import HtmxHttpRequest
-from .live.fragments import for_page_showing, render_live, with_page_token
-from .live.presenter import chat_context
-from .live.viewpoint import viewpoint_for
-from .models import Game, Seat
-from .records import record_for
-from .staking.quick import paired_into
-from .tournaments.reads import match_link
 
 # Keyed by the mode as the URL gives it (a Game.Mode value is that string).
 MODE_FORMS: dict[str, type[SetupForm]] = {

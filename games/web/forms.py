@@ -8,12 +8,12 @@ from django import forms
 
 from ludopat.numbers import AsciiIntegerField, parse_int
 
-from . import engine
-from .engine.board import COLOURS
-from .models import LEVELS, RULESETS, Seat
+from .. import engine
+from ..engine.board import COLOURS
+from ..models import LEVELS, RULESETS, Seat
 
 if TYPE_CHECKING:
-    from .actions import SeatSpec, TimerSpec
+    from ..actions import SeatSpec, TimerSpec
 
 PLAYER_COUNTS = [(2, "2 players"), (3, "3 players"), (4, "4 players")]
 
@@ -75,7 +75,7 @@ class ComputerGameForm(SetupForm):
     level_4 = _level_field()
 
     def seat_specs(self) -> list[SeatSpec]:
-        from .actions import SeatSpec
+        from ..actions import SeatSpec
 
         specs = [SeatSpec(Seat.Kind.HUMAN)]
         for i in range(2, self.seat_count() + 1):
@@ -116,7 +116,7 @@ class LocalGameForm(SetupForm):
         return data
 
     def seat_specs(self) -> list[SeatSpec]:
-        from .actions import SeatSpec
+        from ..actions import SeatSpec
 
         specs = []
         for i in range(1, self.seat_count() + 1):
@@ -162,7 +162,7 @@ class FriendsRoomForm(SetupForm):
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        from .actions.clock import PAUSE_COUNT_CHOICES, pause_seconds_choices, timer_choices
+        from ..actions.clock import PAUSE_COUNT_CHOICES, pause_seconds_choices, timer_choices
 
         super().__init__(*args, **kwargs)
         self.fields["timer"].choices = [  # type: ignore[attr-defined]  # a ChoiceField
@@ -172,7 +172,7 @@ class FriendsRoomForm(SetupForm):
         self.fields["pause_seconds"].choices = [(n, _seconds(n)) for n in pause_seconds_choices()]  # type: ignore[attr-defined]  # a ChoiceField
 
     def timer_spec(self) -> TimerSpec:
-        from .actions import TimerSpec
+        from ..actions import TimerSpec
 
         return TimerSpec(
             seconds=self.cleaned_data.get("timer") or 0,
@@ -181,7 +181,7 @@ class FriendsRoomForm(SetupForm):
         )
 
     def seat_specs(self) -> list[SeatSpec]:
-        from .actions import SeatSpec
+        from ..actions import SeatSpec
 
         return [SeatSpec(Seat.Kind.HUMAN)] + [
             SeatSpec(Seat.Kind.OPEN) for _ in range(self.seat_count() - 1)

@@ -2,7 +2,7 @@
 
 Thin views: each POST (past its per-person limit, games/throttle.py) calls one action of games.staking
 and redirects (to the game, or a quick
-match with nobody to pair with yet to its waiting screen, games/quick_waiting_views.py). A refused form
+match with nobody to pair with yet to its waiting screen, games/web/quick_waiting_views.py). A refused form
 to open a room or play a quick match shows the lobby again with the form as it was sent and the refusal
 next to its field; other refusals go back to the lobby with their sentence. The room list refreshes
 itself (htmx) every few seconds.
@@ -24,19 +24,19 @@ from accounts.ledger import history, rules
 from accounts.ledger.errors import NotEnoughCoins
 from ludopat.refusals import Refusal
 
-from . import presence, throttle
-from .actors import actor_for
-from .errors import Conflict, GameError
+from .. import presence, throttle
+from ..actors import actor_for
+from ..errors import Conflict, GameError
+from ..models import Game, Seat
+from ..staking.keys import is_repeat
+from ..staking.lobby import host_ratings, open_rooms, staked_records
+from ..staking.quick import quick_match
+from ..staking.rematch import offer_rematch
+from ..staking.rooms import cancel_staked_room, create_staked_room, join_staked_room, open_entry_of
+from ..staking.tiers import bands, chosen_tier, limit_for, tier_choices
 from .forms import VersionForm
 from .htmx import HtmxHttpRequest
-from .models import Game, Seat
-from .staking.forms import KeyedForm, QuickMatchForm, StakedRoomForm
-from .staking.keys import is_repeat
-from .staking.lobby import host_ratings, open_rooms, staked_records
-from .staking.quick import quick_match
-from .staking.rematch import offer_rematch
-from .staking.rooms import cancel_staked_room, create_staked_room, join_staked_room, open_entry_of
-from .staking.tiers import bands, chosen_tier, limit_for, tier_choices
+from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm
 
 LISTED = 100  # rooms shown at once
 F = TypeVar("F", bound=forms.Form)

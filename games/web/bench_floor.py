@@ -25,10 +25,10 @@ from django.db import transaction
 from django.db.backends.signals import connection_created
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from . import broadcast, selectors, throttle
-from .actions.core import lock_game
-from .actors import actor_for, seats_of
-from .models import Action
+from .. import broadcast, selectors, throttle
+from ..actions.core import lock_game
+from ..actors import actor_for, seats_of
+from ..models import Action
 
 FLAG = "LUDOPAT_BENCH_FLOOR"
 MIN_SIZE, MAX_SIZE = 64, 1_000_000  # characters of a floor frame

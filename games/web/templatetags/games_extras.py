@@ -1,0 +1,112 @@
+"""Template helpers for the game pages: dice faces, places, and the home page's "Continue game" list."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django import template
+from django.template import Context
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.timesince import timesince
+
+register = template.Library()
+
+PIPS = {
+    0: [],
+    1: [(50, 50)],
+    2: [(28, 28), (72, 72)],
+    3: [(28, 28), (50, 50), (72, 72)],
+    4: [(28, 28), (72, 28), (28, 72), (72, 72)],
+    5: [(28, 28), (72, 28), (50, 50), (28, 72), (72, 72)],
+    6: [(28, 26), (72, 26), (28, 50), (72, 50), (28, 74), (72, 74)],
+}
+
+
+@register.simple_tag
+def die_face(value: int | str) -> str:
+    value = int(value) if str(value).isdigit() else 0
+    pips = format_html_join("", '<circle cx="{}" cy="{}" r="9"/>', PIPS.get(value, []))
+    return format_html(
+        '<svg viewBox="0 0 100 100" class="die-face" aria-hidden="true" focusable="false">'
+        '<rect x="4" y="4" width="92" height="92" rx="20"/><g class="pips">{}</g></svg>',
+        pips,
+    )
+
+
+@register.filter
+def ago(moment: datetime | None) -> str:
+    """How long ago, in words: "just now" under a minute (never "0 minutes ago"), else "5 minutes ago"."""
+    if moment is None:
+        return ""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment)} ago"
+
+
+@register.filter
+def ordinal_place(n: int | str) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(int(n), f"{n}th")
+
+
+@register.filter
+def make_range(n: int | str) -> range:
+    return range(int(n))
+
+
+@register.filter
+def by_place(seats: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted((s for s in seats if s.get("place")), key=lambda s: s["place"])
+
+
+@register.filter
+def first_place(seats: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
+    for s in seats:
+        if s.get("place") == 1:
+            return s
+    return None
+
+
+@register.inclusion_tag("games/_continue.html", takes_context=True)
+def continue_games(context: Context) -> dict[str, Any]:
+    from games.actors import actor_for
+    from games.selectors import unfinished_games
+
+    request = context.get("request")
+    if request is None:
+        return {"games": []}
+    actor = actor_for(request.user, request.session)
+    games = unfinished_games(actor)
+    rows = []
+    for game in games:
+        seats = list(game.seats.all())  # prefetched with their accounts by unfinished_games
+        rows.append(
+            {
+                "game": game,
+                "names": ", ".join(s.display_name for s in seats),
+                "colours": [s.colours[0] for s in seats],
+            }
+        )
+    return {"games": rows, "csrf_token": context.get("csrf_token")}
+
+
+BLURBS = {
+    "classic": "2-4 players · safe stars, pairs block capture",
+    "duel": "Red v Blue · captures send stacks home",
+    "places": "Play every place · 10/6/3/0",
+    "twodice": "Nigerian · two dice, kill to get out",
+}
+
+
+@register.simple_tag
+def ruleset_blurb(name: str) -> str:
+    return BLURBS.get(name, "")
+
+
+@register.inclusion_tag("games/_setup_form.html", takes_context=True)
+def setup_form(context: Context, mode: str) -> dict[str, Any]:
+    from games.web.views import MODE_FORMS
+
+    return {"form": MODE_FORMS[mode](), "mode": mode, "csrf_token": context.get("csrf_token")}
