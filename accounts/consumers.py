@@ -1,7 +1,7 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games.frame_limit import ABUSE_CLOSE_CODE, new_bucket
+from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket
 
 from .presence import GROUP, Presence
 from .sockets import ClosedOnBan, join_user_group, leave_user_group
@@ -28,7 +28,7 @@ class OnlineConsumer(ClosedOnBan, AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         # Any message is a heartbeat (the page sends one every 30 s) keeping this connection fresh;
-        # a client sending far more than that is closed (games/frame_limit.py).
+        # a client sending far more than that is closed (ludopat/frame_limit.py).
         if not self.frames.take():
             await self.close(code=ABUSE_CLOSE_CODE)
             return

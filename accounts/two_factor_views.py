@@ -21,8 +21,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 from django_otp import login as otp_login
 
-from games import throttle
-from ludopat import client_address
+from ludopat import client_address, throttle
 from ludopat.next_url import next_in
 
 from . import two_factor
@@ -123,7 +122,7 @@ def _whose_code(request: HttpRequest):
 
 
 def _may_try_a_code(request: HttpRequest, user) -> bool:
-    """The site's rate limit (games.throttle), per account: the guesser changes address and browser,
+    """The site's rate limit (ludopat.throttle), per account: the guesser changes address and browser,
     never the account. The address gets its factor, as in every other limit."""
     per_account = throttle.within("second_factor", f"user:{user.pk}", CODES_PER_WINDOW, CODE_WINDOW)
     address = client_address.from_request(request)

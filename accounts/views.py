@@ -5,10 +5,10 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import throttle
-from games.errors import GameError
+from games.core.errors import GameError
 from games.tournaments.reads import finish_name, finishes_of
 from leaderboard.player import player_page
+from ludopat import throttle
 from ludopat.next_url import next_in
 from ludopat.numbers import page_in
 from ludopat.read_replica import reads_from_replica

@@ -103,8 +103,8 @@ def write_fast(plans: list[Any], say: Any = print) -> None:
 def _write_fast(plans: list[Any], say: Any) -> None:
     from django.db import connection
 
+    from games.core.round_ends import RANKED, UNRANKED
     from games.models import Game, Round, new_game_id, new_public_id
-    from games.round_ends import RANKED, UNRANKED
     from leaderboard.models import PairDay, PlaceTally, PlayerHistory, Result, Standing
     from leaderboard.points import points_for
     from leaderboard.results import ALL_RULESETS, DAILY_PAIR_LIMIT, _pairs, period_starts, utc_day

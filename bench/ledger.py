@@ -77,8 +77,8 @@ def worker(args) -> tuple[int, int, int]:
     database_url, redis_url, pool, cycles, stake, seed = args
     setup_django(database_url, redis_url)
     from games import actions
-    from games.actors import Actor
-    from games.errors import Conflict, GameError
+    from games.core.actors import Actor
+    from games.core.errors import Conflict, GameError
     from games.staking.rooms import cancel_staked_room, create_staked_room, join_staked_room
 
     rng = random.Random(seed)

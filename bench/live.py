@@ -385,7 +385,7 @@ def make_people(count: int) -> list[Person]:
     from django.contrib.sessions.models import Session
     from django.utils import timezone
 
-    from games.actors import PLAYER_KEY
+    from games.core.actors import PLAYER_KEY
 
     User = get_user_model()
     unusable = make_password(None)  # no PBKDF2: these accounts never log in with a password
@@ -413,7 +413,7 @@ def make_people(count: int) -> list[Person]:
 def make_rooms(people: list[Person], count: int) -> list[str]:
     """`count` started two-player classic friends rooms (no timer): host, guest, spectator each."""
     from games import actions
-    from games.actors import Actor
+    from games.core.actors import Actor
     from games.models import Seat
 
     ids = []

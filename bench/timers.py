@@ -192,7 +192,7 @@ def run(args, logs: Path) -> int:
 
 
 def connect(game_id: str) -> None:
-    from games import presence
+    from games.core import presence
     from games.models import Seat
 
     ids = list(Seat.objects.filter(game_id=game_id).values_list("pk", flat=True))

@@ -89,7 +89,7 @@ def open_wallets(people: list) -> None:
 
 
 def open_tournaments(people: list, count: int, size: int, buy_in: int) -> list[int]:
-    from games.actors import Actor
+    from games.core.actors import Actor
     from games.tournaments.registration import open_tournament, register
 
     ids = []

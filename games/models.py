@@ -263,7 +263,7 @@ class Round(models.Model):
     server_seed = models.CharField(max_length=64)
     client_seed = models.CharField(max_length=400, blank=True)
     places = models.JSONField(default=list, blank=True)  # seat indexes, first place first
-    # How the round ended (games.round_ends: "won", "resign", ...); "" for a round that never ended.
+    # How the round ended (games.core.round_ends: "won", "resign", ...); "" for a round that never ended.
     # A replay can't tell it from the moves: a resignation leaves the board unfinished.
     how = models.CharField(max_length=10, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)

@@ -10,8 +10,9 @@ from celery import shared_task
 from accounts.moderation import banned_games
 from ludopat import health
 
-from . import actions, broadcast
+from . import actions
 from .actions import idle, timers
+from .core import broadcast
 from .staking import sweeper
 from .tournaments import starting as tournament_start
 from .tournaments import sweeper as tournament_sweeper

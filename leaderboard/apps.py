@@ -5,8 +5,8 @@ class LeaderboardConfig(AppConfig):
     name = "leaderboard"
 
     def ready(self) -> None:
-        from games.round_end_handlers import Stage, on_round_end
-        from games.round_start_handlers import on_round_start
+        from games.core.round_end_handlers import Stage, on_round_end
+        from games.core.round_start_handlers import on_round_start
 
         from .ratings.seats import note_seat_ratings
         from .results import record_ended_round

@@ -52,7 +52,9 @@ class Result(models.Model):
     ruleset = models.CharField(max_length=10, choices=RULESETS)
     against_people = models.BooleanField()  # every seat of the round was a different account
     coins = models.IntegerField(default=0)  # won (+) or lost (-) in a staked round
-    how = models.CharField(max_length=10)  # how the round ended (a games.round_ends.RoundEnd value)
+    how = models.CharField(
+        max_length=10
+    )  # how the round ended (a games.core.round_ends.RoundEnd value)
     void = models.BooleanField(default=False)  # agreed, idle or voided: counts for nobody
     counted = models.BooleanField(
         default=False

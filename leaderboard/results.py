@@ -1,7 +1,7 @@
 """Results of finished rounds, written once, and the standings they add to (docs/rules.md).
 
 `record_round` is a round-end handler (leaderboard/apps.py registers `record_ended_round`, see
-games.round_end_handlers): `games.actions.rounds.finish_round` calls it in the transaction of the action
+games.core.round_end_handlers): `games.actions.rounds.finish_round` calls it in the transaction of the action
 that ends a round, after the settlement of a staked game; `remove_round` takes a finished round out
 again (a moderator's void of a result). It writes one `Result` per seat and adds the counted ones to the
 `Standing` sums in the same transaction, so the leaderboard never replays history. `write_rounds` is the one writer: it takes
@@ -27,10 +27,10 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, Field, ForeignObjectRel, Model
 from django.utils import timezone
 
+from games.core.public_rounds import keep_round
+from games.core.round_end_handlers import EndedRound
+from games.core.round_ends import RANKED, UNRANKED, RoundEnd
 from games.models import Game, Round, Seat
-from games.public_rounds import keep_round
-from games.round_end_handlers import EndedRound
-from games.round_ends import RANKED, UNRANKED, RoundEnd
 from ludopat.recent_writes import note_round_for
 
 from .models import (

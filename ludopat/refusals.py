@@ -1,5 +1,5 @@
 """A refusal: something the site won't do, carrying the HTTP status a view answers with and a sentence
-a person can read. Every app's refusals build on it (games.errors, accounts.ledger.errors), so a view or
+a person can read. Every app's refusals build on it (games.core.errors, accounts.ledger.errors), so a view or
 a consumer catches `Refusal` once, whichever layer refused; nothing is written when one is raised.
 
 It is plumbing: it knows no app, so the ledger's refusals need nothing of the games above it.

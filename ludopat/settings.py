@@ -307,7 +307,7 @@ LUDOPAT_DISCONNECT_GRACE = 5.0  # a disconnected player's due action waits this 
 LUDOPAT_AWAY_DELAY = 2.0  # the bot's pause before acting for a seat marked away
 LUDOPAT_ACTION_RATE = (30, 10)  # at most 30 actions per 10 s per player, then 429
 LUDOPAT_CHAT_RATE = (5, 10)  # at most 5 chat messages per 10 s per player
-# Other rate limits (games/throttle.py): (events, seconds) per browser and per account; a client
+# Other rate limits (ludopat/throttle.py): (events, seconds) per browser and per account; a client
 # address may do LUDOPAT_ADDRESS_RATE_FACTOR times as much (it may be a school or a café).
 LUDOPAT_RATES = {"new_game": (20, 600), "signup": (5, 3600), "password_reset": (5, 3600)}
 LUDOPAT_ADDRESS_RATE_FACTOR = 4

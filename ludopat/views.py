@@ -1,7 +1,7 @@
 from django.shortcuts import render
 
 from accounts.presence import online_count
-from games.board_view import board_context
+from games.live.board_view import board_context
 from leaderboard.standings import week_top
 
 # The hero board shows a game in progress, so a first-time visitor sees what Ludo looks like.

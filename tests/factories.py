@@ -13,8 +13,9 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import actions, engine, presence
+from games import actions, engine
 from games.actions import Actor, SeatSpec, TimerSpec
+from games.core import presence
 from games.models import Game, Round, Seat
 from games.staking.rooms import create_staked_room, join_staked_room
 from leaderboard.results import FinishedRound, SeatFacts, record_round, write_rounds

@@ -15,7 +15,7 @@ from accounts.models import User
 from games.actions.core import lock_games
 from games.actions.leaving import give_up_for_ban
 from games.actions.state import seats_in
-from games.actors import Actor
+from games.core.actors import Actor
 from games.models import Game, Seat
 from games.tournaments.models import Tournament, TournamentEntry
 from games.tournaments.registration import forfeit, leave

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import broadcast
+from games.core import broadcast
 from games.models import ChatMessage
 
 from . import audit

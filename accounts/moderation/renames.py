@@ -12,8 +12,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import broadcast
 from games.actions.core import lock_games
+from games.core import broadcast
 from games.models import ChatMessage, Game, Seat
 from leaderboard.models import Result
 

@@ -9,8 +9,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.actions.chat import clean_text
-from games.actors import Actor, refuse_banned, seats_of
-from games.errors import Conflict, GameError, GameNotFound, NotAllowed
+from games.core.actors import Actor, refuse_banned, seats_of
+from games.core.errors import Conflict, GameError, GameNotFound, NotAllowed
 from games.models import ChatMessage, Game
 
 from . import audit

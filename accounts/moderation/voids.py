@@ -11,8 +11,8 @@ from accounts.models import User
 from games.actions.core import lock_game
 from games.actions.rounds import end_round
 from games.actions.state import seats_in
+from games.core.round_ends import RoundEnd
 from games.models import Action, Game, Round
-from games.round_ends import RoundEnd
 from leaderboard.models import Result
 from leaderboard.results import remove_round
 

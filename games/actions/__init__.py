@@ -3,7 +3,7 @@
 Each runs in one transaction holding a row lock on the Game (`select_for_update`; SQLite takes its write
 lock when the transaction starts), checks who acts, whose turn it is and the version the player saw,
 writes the Action log entry and the new state, bumps `version`, and only after the commit tells the game's
-viewers (games.broadcast) and queues the system's next action (a computer's turn, a deadline). Any process
+viewers (games.core.broadcast) and queues the system's next action (a computer's turn, a deadline). Any process
 may call these: a web view for a click, the consumer for a `ws-send`, a Celery worker for a bot turn.
 
     state     the seats and the engine state an action starts from, whose turn it is
@@ -18,15 +18,15 @@ may call these: a web view for a click, the consumer for a `ws-send`, a Celery w
     pauses    pauses in timed games
     chat      the chat of games between people
 
-Errors are GameError subclasses (games.errors) carrying the HTTP status a view should answer with and a
+Errors are GameError subclasses (games.core.errors) carrying the HTTP status a view should answer with and a
 sentence a player can read; nothing is written when one is raised. Modules import one another only
 downwards (state <- clock <- core <- setup <- rounds <- turns <- timers), and tasks are queued by name,
-so there is no import circle. Reads that write nothing (what pages show) are games.selectors.
+so there is no import circle. Reads that write nothing (what pages show) are games.core.selectors.
 """
 
 from __future__ import annotations
 
-from ..actors import Actor
+from ..core.actors import Actor
 from .absence import (
     ABSENT_HANDOVER_SECONDS,
     can_hand_over,

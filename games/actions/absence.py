@@ -8,12 +8,12 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from .. import presence
-from ..actors import Actor, playing_seats, refuse_banned
-from ..errors import Conflict
+from ..core import presence
+from ..core.actors import Actor, playing_seats, refuse_banned
+from ..core.errors import Conflict
+from ..core.narration import who
+from ..core.round_ends import RoundEnd
 from ..models import Action, Game, Seat
-from ..narration import who
-from ..round_ends import RoundEnd
 from .clock import act_at, is_timed, schedule_deadline_on_commit
 from .core import check_playing, lock_game, record_action, save_game
 from .rounds import end_round

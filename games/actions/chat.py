@@ -20,10 +20,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from accounts.sanctions import ban_in_force, ban_notice, mute_notice
+from ludopat import throttle
 
-from .. import broadcast, throttle
-from ..actors import Actor, refuse_banned, seats_of
-from ..errors import Banned, Conflict, GameError, NotAllowed
+from ..core import broadcast
+from ..core.actors import Actor, refuse_banned, seats_of
+from ..core.errors import Banned, Conflict, GameError, NotAllowed
 from ..models import ChatMessage, Game, Seat
 from . import core
 from .pauses import people_game

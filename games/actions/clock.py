@@ -15,9 +15,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import engine, presence
+from .. import engine
+from ..core import presence
+from ..core.task_queue import send_task
 from ..models import Game, Pause, Seat
-from ..task_queue import send_task
 from .state import engine_state, seats_in, turn_seat
 
 # Timed rooms: seconds per action (0 = off). Tests (LUDOPAT_TEST_SEEDS on) may also use short ones.
@@ -43,7 +44,7 @@ def pause_seconds_choices() -> tuple[int, ...]:
 
 def disconnect_grace() -> float:
     """Seconds a seated player may be without a connection before the bot plays their due action: the
-    time a closed page still counts as present (one definition, games.presence)."""
+    time a closed page still counts as present (one definition, games.core.presence)."""
     return presence.closed_grace()
 
 

@@ -36,9 +36,10 @@ from django.db import transaction
 
 from ludopat import metrics
 
-from .. import broadcast, caches, engine
+from .. import engine
+from ..core import broadcast, caches
+from ..core.errors import Conflict, GameNotFound, StaleVersion
 from ..engine import fair
-from ..errors import Conflict, GameNotFound, StaleVersion
 from ..models import Action, Game, Seat
 from .clock import back_computer_turn, schedule_bot, schedule_deadline_on_commit, stop_clock
 from .state import remember
@@ -152,7 +153,7 @@ def save_game(
 
 def keep_rows_on_commit(game: Game, seats: list[Seat]) -> None:
     """The game and all its seats as this action writes them are what the renders of the new version
-    read: kept when it commits (games.caches.ROWS), so neither the POST's answer nor this process's
+    read: kept when it commits (games.core.caches.ROWS), so neither the POST's answer nor this process's
     sockets read them again. Called before `save_game`, so that they are kept before the push that
     tells the sockets (callbacks run in order), and taken at the commit, once everything is saved.
     Only for an action that writes every change through these objects (a queryset's update would not
@@ -162,7 +163,7 @@ def keep_rows_on_commit(game: Game, seats: list[Seat]) -> None:
 
 
 def keep_step_on_commit(action: Action) -> None:
-    """A roll or a move as the board's history reads it, kept when it commits (games.caches.STEPS):
+    """A roll or a move as the board's history reads it, kept when it commits (games.core.caches.STEPS):
     the renders of its version in this process take the history one step on without reading it."""
     data = action.data or {}
     step = caches.Step(

@@ -14,9 +14,9 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from ..errors import GameNotFound
+from ..core.errors import GameNotFound
+from ..core.round_ends import RoundEnd
 from ..models import Action, Game
-from ..round_ends import RoundEnd
 from .core import lock_game
 from .rounds import end_round
 from .state import seats_in

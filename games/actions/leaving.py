@@ -6,11 +6,11 @@ from typing import Any
 
 from django.db import transaction
 
-from ..actors import Actor, owns, playing_seats, refuse_banned, seats_of
-from ..errors import Conflict, NotAllowed
+from ..core.actors import Actor, owns, playing_seats, refuse_banned, seats_of
+from ..core.errors import Conflict, NotAllowed
+from ..core.narration import who
+from ..core.round_ends import RoundEnd
 from ..models import Action, Game, Seat
-from ..narration import who
-from ..round_ends import RoundEnd
 from .core import check_playing, lock_game, record_action, save_game
 from .rounds import end_round, gave_up_last
 from .state import engine_state, seats_in, turn_seat

@@ -12,11 +12,11 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from .. import selectors
-from ..actors import Actor, playing_seats, refuse_banned
-from ..errors import Conflict
+from ..core import selectors
+from ..core.actors import Actor, playing_seats, refuse_banned
+from ..core.errors import Conflict
+from ..core.narration import who
 from ..models import Action, Game, Pause, Seat
-from ..narration import who
 from . import clock, core
 from .state import engine_state, seats_in
 

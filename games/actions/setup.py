@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from .. import engine, presence
-from ..actors import Actor, controls, owns, refuse_banned, sits_in
-from ..errors import Conflict, GameError, NotAllowed
+from .. import engine
+from ..core import presence
+from ..core.actors import Actor, controls, owns, refuse_banned, sits_in
+from ..core.errors import Conflict, GameError, NotAllowed
+from ..core.narration import user_ref, who
+from ..core.round_start_handlers import run_start_handlers
 from ..models import Action, Game, Seat
-from ..narration import user_ref, who
-from ..round_start_handlers import run_start_handlers
 from .clock import PAUSE_COUNT_CHOICES, arm_timer, pause_seconds_choices, stop_clock, timer_choices
 from .core import CLIENT_SEED_RE, check_version, lock_game, record_action, reseed, save_game
 from .state import players_of, seat_of_player, seats_in

@@ -1,12 +1,13 @@
 """The table as an action finds it: the game's seats, the engine state of its round (rebuilt from the
-Action log, kept per version in memory: games.caches, once the transaction that worked it out
+Action log, kept per version in memory: games.core.caches, once the transaction that worked it out
 commits), and whose turn it is."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .. import caches, engine
+from .. import engine
+from ..core import caches
 from ..models import Action, Game, Seat
 
 
@@ -21,7 +22,7 @@ def players_of(game: Game) -> list[list[str]]:
 
 def engine_state(game: Game) -> engine.State:
     """The current round's engine state, rebuilt from the Action log (kept per version in memory,
-    games.caches: once this transaction commits)."""
+    games.core.caches: once this transaction commits)."""
     key = (game.pk, game.round, game.version)
     cached = caches.STATES.get(key)
     if cached is not None:

@@ -17,11 +17,11 @@ from django.utils import timezone
 
 from ludopat import metrics
 
-from .. import presence
-from ..actors import Actor, playing_seats, refuse_banned
-from ..errors import Conflict
+from ..core import presence
+from ..core.actors import Actor, playing_seats, refuse_banned
+from ..core.errors import Conflict
+from ..core.narration import who
 from ..models import Action, Game, Seat
-from ..narration import who
 from . import absence, clock, core, pauses
 from .state import engine_state, seats_in, turn_seat
 from .turns import play_computer_turn, play_for

@@ -12,14 +12,15 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from .. import engine, presence
-from ..actors import Actor, refuse_banned, seats_of
+from .. import engine
+from ..core import presence
+from ..core.actors import Actor, refuse_banned, seats_of
+from ..core.errors import Conflict, NotAllowed
+from ..core.narration import colour_name, describe, seat_label, who
+from ..core.round_ends import RoundEnd
 from ..engine import fair
 from ..engine.bots import choose_action
-from ..errors import Conflict, NotAllowed
 from ..models import Action, Game, Seat
-from ..narration import colour_name, describe, seat_label, who
-from ..round_ends import RoundEnd
 from .clock import arm_timer
 from .core import (
     check_playing,

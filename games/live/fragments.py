@@ -2,14 +2,14 @@
 presence in each process, however many of its connections show it), the chat's pieces (the whole log, a
 new message, a hidden one), and the small pieces a socket sends besides (its name, a toast).
 
-The fragments are kept in the process (games.caches.FRAGMENTS), one per (game, viewpoint), tagged with
+The fragments are kept in the process (games.core.caches.FRAGMENTS), one per (game, viewpoint), tagged with
 what they were rendered from; only the newest is ever read again, so a new version replaces the last.
 They used to be shared through Redis, but a fragment is about 30 KB: writing every one and reading it
 back cost more than the renders it saved (in a two-player game most viewpoints are shown by one
 connection), and a process renders a viewpoint at most once per version anyway.
 
 The names a fragment shows are part of what it is tagged with: the move log and the message line name
-accounts by reference (games.narration), filled in from the accounts as read for the render, so a
+accounts by reference (games.core.narration), filled in from the accounts as read for the render, so a
 rename, committed in any process, changes the tag and a board rendered before it is never served after.
 So do the points a finished round counted, read from the stored results: a moderator's void of them
 changes the board but not the game's version.
@@ -26,11 +26,12 @@ from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard.outcomes import Outcome
 
-from .. import board_view, caches, presence
-from ..actors import Actor
-from ..broadcast import epoch_ms, fragment_tag
+from ..core import caches, presence
+from ..core.actors import Actor
+from ..core.broadcast import epoch_ms, fragment_tag
 from ..models import ChatMessage, Game, Seat
 from ..staking.rematch import offer_tag
+from . import board_view
 from .history import display_names, history_of
 from .presenter import chat_context, finished_outcomes, live_context
 from .viewpoint import Viewpoint

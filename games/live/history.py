@@ -1,22 +1,22 @@
 """What a board shows from the action log and the finished rounds, and the names it shows now: reads,
 done once per version and process for all its viewpoints (the mover's POST answer, the other seats',
-the spectators'), kept in games.caches.HISTORIES as a `caches.History`.
+the spectators'), kept in games.core.caches.HISTORIES as a `caches.History`.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from .. import caches
-from ..caches import History, Step
+from ..core import caches
+from ..core.caches import History, Step
+from ..core.narration import referenced_users
 from ..models import Action, Game, Round, Seat
-from ..narration import referenced_users
 
 LOG_LENGTH = 40
 
 
 def history_of(game: Game) -> History:
-    """The version's history, read once per process for all its viewpoints: games.caches.HISTORIES."""
+    """The version's history, read once per process for all its viewpoints: games.core.caches.HISTORIES."""
     key = (game.pk, game.round, game.version)
     found = caches.HISTORIES.get(key)
     if found is not None:

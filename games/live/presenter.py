@@ -19,14 +19,15 @@ from django.urls import get_script_prefix, reverse
 from accounts.sanctions import mute_notice_for
 from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
-from .. import actions, actors, engine, selectors
+from .. import actions, engine
 from ..actions import chat, pauses, setup
-from ..actors import Actor
-from ..board_view import board_context, where_to
-from ..broadcast import epoch_ms
+from ..core import actors, selectors
+from ..core.actors import Actor
+from ..core.broadcast import epoch_ms
+from ..core.narration import colour_name, shown
 from ..engine.state import State
 from ..models import Game, Seat
-from ..narration import colour_name, shown
+from .board_view import board_context, where_to
 from .history import display_names, history_of
 from .viewpoint import Viewpoint
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import actors
-from ..actors import Actor
+from ..core import actors
+from ..core.actors import Actor
 from ..models import Game, Seat
 
 

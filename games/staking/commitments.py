@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from accounts.ledger import books
 
-from ..errors import Conflict
+from ..core.errors import Conflict
 from ..models import Game
 
 # Each takes an account id and returns the sentence refusing it ("" if it commits to nothing).

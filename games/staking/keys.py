@@ -10,8 +10,8 @@ import json
 
 from django.db import IntegrityError, transaction
 
-from ..actors import Actor
-from ..errors import GameError
+from ..core.actors import Actor
+from ..core.errors import GameError
 from ..models import Game
 from .models import StakeRequest
 from .rules import account_of

@@ -24,8 +24,8 @@ from leaderboard.ratings.reads import shown_ratings
 from ..actions.core import lock_game, lock_games
 from ..actions.leaving import close_before_start
 from ..actions.state import seats_in
-from ..actors import Actor
-from ..errors import Conflict, GameError
+from ..core.actors import Actor
+from ..core.errors import Conflict, GameError
 from ..models import Action, Game
 from .commitments import refuse_pairing
 from .keys import answer, first_answer

@@ -9,10 +9,10 @@ from django.db import transaction
 
 from ..actions.core import lock_game, record_action, save_game
 from ..actions.state import seats_in
-from ..actors import Actor, sits_in
-from ..errors import Conflict, NotAllowed
+from ..core.actors import Actor, sits_in
+from ..core.errors import Conflict, NotAllowed
+from ..core.narration import user_ref
 from ..models import Action, Game, Seat
-from ..narration import user_ref
 from .keys import answer, first_answer
 from .rooms import create_staked_room
 from .rules import account_of, needs_account

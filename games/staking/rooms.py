@@ -17,15 +17,15 @@ from django.db import transaction
 from accounts import browsers
 from accounts.ledger import books, escrow
 
-from .. import presence
 from ..actions.core import lock_game, record_action
 from ..actions.leaving import do_abandon, refuse_if_started_since
 from ..actions.setup import SeatSpec, TimerSpec, create_game, start_round
 from ..actions.state import seats_in
-from ..actors import Actor, refuse_banned, sits_in
-from ..errors import Conflict, GameError, NotAllowed
+from ..core import presence
+from ..core.actors import Actor, refuse_banned, sits_in
+from ..core.errors import Conflict, GameError, NotAllowed
+from ..core.narration import user_ref
 from ..models import Action, Game, Seat
-from ..narration import user_ref
 from .commitments import refuse_other_commitments
 from .keys import answer, first_answer
 from .rules import (

@@ -16,8 +16,8 @@ from leaderboard.models import Result
 from ludopat.numbers import parse_int
 
 from ..actions.clock import timer_choices
-from ..actors import Actor
-from ..errors import GameError, NotAllowed
+from ..core.actors import Actor
+from ..core.errors import GameError, NotAllowed
 from ..models import Action
 
 DEFAULT_TIMER = 15

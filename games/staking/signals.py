@@ -13,7 +13,7 @@ from django.http import HttpRequest
 from accounts.browsers import account_changed
 from accounts.models import User
 
-from ..errors import GameError
+from ..core.errors import GameError
 from .sweeper import withdraw_entry
 
 

@@ -18,9 +18,9 @@ from django.utils import timezone
 from accounts import browsers
 from leaderboard.ratings.reads import shown_ratings
 
-from .. import presence
-from ..actors import Actor
-from ..errors import GameError
+from ..core import presence
+from ..core.actors import Actor
+from ..core.errors import GameError
 from ..models import Game, Seat
 from .pairing import Waiting, closest_first
 from .quick import pair_entries, queue_lock, waiting_entries
@@ -37,7 +37,7 @@ def withdraw_unattended(limit: int = 200) -> int:
     """Withdraw (and refund) open staked rooms and quick-match entries whose host has had no page open
     for UNATTENDED_SECONDS. Called by the deadline sweeper every couple of seconds; the number withdrawn.
 
-    "A page open" is the game page's socket or the lobby's refresh (games.presence); for a rematch
+    "A page open" is the game page's socket or the lobby's refresh (games.core.presence); for a rematch
     offer, also either player's page of the game it was offered from. The first sweep that sees nobody
     notes the time in Redis, and a later one withdraws the room.
     """

@@ -19,10 +19,10 @@ from accounts.ledger import rules as ledger_rules
 
 from ..actions.setup import SeatSpec, TimerSpec, create_game, start_round
 from ..actions.state import seats_in
-from ..actors import Actor
-from ..errors import GameNotFound
+from ..core.actors import Actor
+from ..core.errors import GameNotFound
+from ..core.round_ends import UNRANKED, RoundEnd
 from ..models import Game, Seat
-from ..round_ends import UNRANKED, RoundEnd
 from . import live
 from .models import Tournament, TournamentEntry, TournamentMatch
 from .rules import place_after_losing, place_names, prizes

@@ -32,12 +32,12 @@ from accounts.sanctions import ban_notice
 from ..actions.core import lock_game
 from ..actions.leaving import give_up_for_ban
 from ..actions.state import seats_in
-from ..actors import Actor
-from ..errors import Banned, Conflict, GameNotFound, NotAllowed
+from ..core.actors import Actor
+from ..core.errors import Banned, Conflict, GameNotFound, NotAllowed
+from ..core.task_queue import send_task
 from ..models import Game
 from ..staking.commitments import refuse_other_commitments
 from ..staking.rules import account_of, check_stake_for, needs_account
-from ..task_queue import send_task
 from . import bracket, live, starting_soon
 from .models import Tournament, TournamentEntry, TournamentMatch
 from .rules import DEFAULT_TIMER, parse_buy_in, parse_size, parse_timer, start_delay

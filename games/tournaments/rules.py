@@ -17,7 +17,7 @@ from django.conf import settings
 from accounts.ledger import rules as ledger_rules
 
 from ..actions.clock import timer_choices
-from ..errors import GameError
+from ..core.errors import GameError
 
 SIZES = (4, 8, 16)
 SPLITS: dict[int, tuple[int, ...]] = {

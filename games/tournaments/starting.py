@@ -21,9 +21,9 @@ from accounts.ledger import pools
 from ..actions.core import lock_game
 from ..actions.rounds import end_round
 from ..actions.state import seats_in
-from ..errors import Conflict
+from ..core.errors import Conflict
+from ..core.round_ends import RoundEnd
 from ..models import Action, Game
-from ..round_ends import RoundEnd
 from . import bracket, live
 from .models import Tournament
 

@@ -25,9 +25,11 @@ from django.db import transaction
 from django.db.backends.signals import connection_created
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from .. import broadcast, selectors, throttle
+from ludopat import throttle
+
 from ..actions.core import lock_game
-from ..actors import actor_for, seats_of
+from ..core import broadcast, selectors
+from ..core.actors import actor_for, seats_of
 from ..models import Action
 
 FLAG = "LUDOPAT_BENCH_FLOOR"

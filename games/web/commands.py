@@ -19,10 +19,11 @@ from django import forms as django_forms
 
 from accounts.moderation import reports
 
-from .. import actions, selectors
+from .. import actions
 from ..actions import chat, pauses, timers
-from ..actors import Actor, owns, seats_of
-from ..errors import GameError, GameNotFound, NotAllowed
+from ..core import selectors
+from ..core.actors import Actor, owns, seats_of
+from ..core.errors import GameError, GameNotFound, NotAllowed
 from ..models import Game, Seat
 from . import forms
 

@@ -17,15 +17,16 @@ from redis.exceptions import RedisError
 
 from accounts.banned_sessions import banned_account_of
 from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
-from ludopat import metrics
+from ludopat import metrics, throttle
 from ludopat.client_json import BadJson, parse_frame
+from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from ludopat.refusals import Refusal
 from ludopat.worker_threads import db_call
 
-from .. import actions, actors, broadcast, presence, selectors, throttle
-from ..broadcast import group_name
-from ..errors import Banned
-from ..frame_limit import ABUSE_CLOSE_CODE, new_bucket
+from .. import actions
+from ..core import actors, broadcast, presence, selectors
+from ..core.broadcast import group_name
+from ..core.errors import Banned
 from ..live.fragments import (
     for_page_showing,
     ground_of,

@@ -1,7 +1,7 @@
 """Read-only pages about games: how to play each rule set, replays, fair-dice verification.
 
-Thin views: the replay is the engine replaying the game's record (`games.records.record_for`), turned
-into one JSON step per action for static/js/replay.js by games.replay; verification happens in the browser
+Thin views: the replay is the engine replaying the game's record (`games.reads.records.record_for`), turned
+into one JSON step per action for static/js/replay.js by games.reads.replay; verification happens in the browser
 (static/js/verify.js) from the record the game page offers for download, so nobody has to trust the
 server's word that its dice were fair.
 """
@@ -16,12 +16,12 @@ from django.urls import NoReverseMatch, reverse
 
 from ludopat.read_replica import reads_from_replica
 
-from ..board_view import board_context
+from ..core.public_rounds import round_by_public_id
 from ..engine.state import EngineError
+from ..live.board_view import board_context
 from ..models import Game
-from ..public_rounds import round_by_public_id
-from ..records import public_record, record_for
-from ..replay import replay_data
+from ..reads.records import public_record, record_for
+from ..reads.replay import replay_data
 from .forms import RoundForm
 
 RULESETS: dict[str, dict[str, str]] = {

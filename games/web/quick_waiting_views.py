@@ -2,7 +2,7 @@
 
 It shows the tier, the prize, the time waited, the range of ratings being searched (it widens as the
 player waits) and who else waits or plays at that stake, with a cancel button. Its status part polls every couple of seconds (htmx): each poll counts as the player's page
-being open (games.presence, for REQUEST_SECONDS), which is what keeps the entry from being withdrawn
+being open (games.core.presence, for REQUEST_SECONDS), which is what keeps the entry from being withdrawn
 (games.staking.sweeper.withdraw_unattended), so a reload, or a page closed for a few seconds, keeps
 the entry; once paired, the poll sends the page to the game: the entry's own game, or the one the
 sweeper seated its player in (the entry then closed, its stake staked there).
@@ -15,7 +15,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from .. import presence
+from ..core import presence
 from ..models import Game, Seat
 from ..staking import quick, tiers
 from .htmx import HtmxHttpRequest

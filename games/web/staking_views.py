@@ -1,6 +1,6 @@
 """The staked lobby (/staked/): open staked rooms, opening one, joining with one click, quick match.
 
-Thin views: each POST (past its per-person limit, games/throttle.py) calls one action of games.staking
+Thin views: each POST (past its per-person limit, ludopat/throttle.py) calls one action of games.staking
 and redirects (to the game, or a quick
 match with nobody to pair with yet to its waiting screen, games/web/quick_waiting_views.py). A refused form
 to open a room or play a quick match shows the lobby again with the form as it was sent and the refusal
@@ -22,11 +22,12 @@ from django.views.decorators.http import require_POST
 
 from accounts.ledger import history, rules
 from accounts.ledger.errors import NotEnoughCoins
+from ludopat import throttle
 from ludopat.refusals import Refusal
 
-from .. import presence, throttle
-from ..actors import actor_for
-from ..errors import Conflict, GameError
+from ..core import presence
+from ..core.actors import actor_for
+from ..core.errors import Conflict, GameError
 from ..models import Game, Seat
 from ..staking.keys import is_repeat
 from ..staking.lobby import host_ratings, open_rooms, staked_records
@@ -40,7 +41,7 @@ from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm
 
 LISTED = 100  # rooms shown at once
 F = TypeVar("F", bound=forms.Form)
-# Each door's limit and why that rate: games/throttle.py (DEFAULT_RATES).
+# Each door's limit and why that rate: ludopat/throttle.py (DEFAULT_RATES).
 TOO_MANY = {
     "staked_open": "Too many rooms opened: wait a few minutes before you open another.",
     "staked_join": "Too many presses of Join: wait a minute and try again.",
@@ -120,7 +121,7 @@ def _refused(request: HtmxHttpRequest, error: Refusal) -> HttpResponse:
 
 
 def too_many(request: HtmxHttpRequest, message: str) -> HttpResponse:
-    """A door pressed past its limit (games/throttle.py): 429, with the sentence."""
+    """A door pressed past its limit (ludopat/throttle.py): 429, with the sentence."""
     if request.htmx:
         return HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
     context = {"message": message, "title": "Slow down"}

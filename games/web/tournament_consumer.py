@@ -12,9 +12,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
+from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from ludopat.worker_threads import db_call
 
-from ..frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from ..tournaments import reads
 from ..tournaments.live import bracket_group
 from ..tournaments.models import Tournament
@@ -55,7 +55,7 @@ class TournamentConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await leave_user_group(self)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        # Only heartbeats come in: a client sending far more is closed (games/frame_limit.py).
+        # Only heartbeats come in: a client sending far more is closed (ludopat/frame_limit.py).
         if not self.frames.take():
             await self.close(code=ABUSE_CLOSE_CODE)
 

@@ -16,10 +16,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.ledger import history
+from ludopat import throttle
 from ludopat.refusals import Refusal
 
-from .. import throttle
-from ..actors import actor_for
+from ..core.actors import actor_for
 from ..tournaments import reads, registration
 from ..tournaments.models import Tournament
 from ..tournaments.rules import SIZES, buy_ins
@@ -77,7 +77,7 @@ def _refused(request: HtmxHttpRequest, error: Refusal, back: str) -> HttpRespons
 @require_POST
 def open_one(request: HtmxHttpRequest) -> HttpResponse:
     """Open a tournament at a size and buy-in, registered in it (both or neither). Limited per person
-    (games/throttle.py, "tournament_open": why that rate)."""
+    (ludopat/throttle.py, "tournament_open": why that rate)."""
     form = OpenTournamentForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose a size and a buy-in.")

@@ -15,19 +15,20 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from ludopat import metrics
+from ludopat import metrics, throttle
 from ludopat.client_json import BadJson, action_fields
 from ludopat.next_url import next_in
 from ludopat.refusals import Refusal
 
-from .. import actions, broadcast, presence, selectors, throttle
-from ..actors import Actor, actor_for
-from ..errors import GameError
+from .. import actions
+from ..core import broadcast, presence, selectors
+from ..core.actors import Actor, actor_for
+from ..core.errors import GameError
 from ..live.fragments import for_page_showing, render_live, with_page_token
 from ..live.presenter import chat_context
 from ..live.viewpoint import viewpoint_for
 from ..models import Game, Seat
-from ..records import record_for
+from ..reads.records import record_for
 from ..staking.quick import paired_into
 from ..tournaments.reads import match_link
 from . import commands
@@ -201,7 +202,7 @@ def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
         if target and target.startswith("/"):
             return redirect(target)
         return redirect("game", game_id)
-    # The version the action made, as it made it: a roll or a move kept its rows (games.caches.ROWS)
+    # The version the action made, as it made it: a roll or a move kept its rows (games.core.caches.ROWS)
     # as it committed, for this answer and this process's sockets alike; any other action's are read
     # afresh, and that read is kept for the sockets' renders of the same version.
     if isinstance(done, Game):

@@ -29,7 +29,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from games.task_queue import send_task
+from games.core.task_queue import send_task
 
 from ..models import RatingReplay, Result
 from .board_version import ratings_written

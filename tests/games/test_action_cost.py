@@ -8,12 +8,13 @@ import sys
 
 import pytest
 
-from games import actions, broadcast, engine, presence, selectors
+from games import actions, engine
+from games.core import broadcast, presence, selectors
 from games.live.fragments import render_live, shared_fragment
 from games.live.viewpoint import viewpoint_for
 from tests.games.webplay import everyone_here, fresh, friends_room, member
 
-# Committed for real: the process's caches keep only what was committed (games.caches), and what a
+# Committed for real: the process's caches keep only what was committed (games.core.caches), and what a
 # POST or a push costs is measured as it runs, with them filled.
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -120,7 +121,7 @@ def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
     assert answer.status_code == 200, answer.content.decode()[:300]
     assert f'data-version="{game.version + 1}"' in answer.content.decode()
     # The push reads who is here once; the answer's board shows what it read (both players online).
-    assert sum(r.endswith("games/broadcast.py") for r in readers) == 1
+    assert sum(r.endswith("games/core/broadcast.py") for r in readers) == 1
     assert not [r for r in readers if r.endswith("games/live/fragments.py")]
     html = answer.content.decode()
     assert 'data-testid="conn-0">online' in html and 'data-testid="conn-1">online' in html

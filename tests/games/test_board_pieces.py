@@ -1,4 +1,4 @@
-"""The board's tokens and targets, built in Python (games.board_pieces), make the DOM the template loop
+"""The board's tokens and targets, built in Python (games.live.board_pieces), make the DOM the template loop
 they replace made: the same elements, attributes and text, on boards of every kind (stacked tokens,
 finished ones, a player's movable tokens with their targets and paths)."""
 
@@ -11,7 +11,7 @@ import pytest
 from django.template import Context, Template
 
 from games import actions, engine
-from games.board_view import board_context
+from games.live.board_view import board_context
 from games.live.fragments import render_live
 from games.live.viewpoint import viewpoint_for
 from tests.games.webplay import awaiting_move, everyone_here, friends_room, member, play_until

@@ -11,8 +11,9 @@ import pytest
 from django.db import transaction
 
 from accounts.moderation.roles import MODERATOR
-from games import actions, caches, selectors
-from games.actors import Actor
+from games import actions
+from games.core import caches, selectors
+from games.core.actors import Actor
 from games.live.fragments import render_live
 from games.live.viewpoint import viewpoint_for
 from games.models import Seat
@@ -100,8 +101,9 @@ django.setup()
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from accounts.moderation import renames
-from games import actions, caches, selectors
-from games.actors import Actor
+from games import actions
+from games.core import caches, selectors
+from games.core.actors import Actor
 from games.live.fragments import render_live
 from games.live.viewpoint import viewpoint_for
 

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from games import actions
 from games.actions import timers
+from games.core.errors import Conflict
 from games.engine import bots
-from games.errors import Conflict
 from games.models import Action, Game
 from tests.games.webplay import SEED, anon, computer_game, fresh, play_until, turn_seat
 

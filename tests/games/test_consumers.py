@@ -15,7 +15,8 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-from games import actions, actors, broadcast, presence
+from games import actions
+from games.core import actors, broadcast, presence
 from games.models import Game
 from ludopat.asgi import application
 from tests.games.webplay import SEED, everyone_here, fresh, friends_room, member
@@ -155,8 +156,8 @@ async def test_a_push_reads_presence_once_for_all_its_sockets(django_user_model,
     await database_sync_to_async(actions.do_roll)(game.pk, member(host), game.version)
     now = (await database_sync_to_async(fresh)(game)).version
     boards = [await board_at(ws, now) for ws in (guest_ws, watch_ws)]
-    assert any(r.endswith("games/broadcast.py") for r in readers)  # the push read it, once
-    assert sum(r.endswith("games/broadcast.py") for r in readers) == 1
+    assert any(r.endswith("games/core/broadcast.py") for r in readers)  # the push read it, once
+    assert sum(r.endswith("games/core/broadcast.py") for r in readers) == 1
     assert not [r for r in readers if r.endswith("games/live/fragments.py")]  # no socket's render
     for board in boards:
         assert 'data-testid="conn-0">online' in board and 'data-testid="conn-1">online' in board

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import actors
+from games.core import actors
 from tests.games.webplay import SEED, Actor, computer_game, friends_room, member
 
 pytestmark = pytest.mark.django_db

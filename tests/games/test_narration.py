@@ -6,7 +6,8 @@ import doctest
 
 import pytest
 
-from games import engine, narration
+from games import engine
+from games.core import narration
 from tests.factories import anon
 
 

@@ -6,10 +6,10 @@ import pytest
 
 from games import engine
 from games.actions import Actor, SeatSpec, create_game, do_move, do_roll, engine_state
+from games.core.narration import narrate
 from games.models import Action, Game
-from games.narration import narrate
-from games.records import record_for
-from games.replay import replay_data
+from games.reads.records import record_for
+from games.reads.replay import replay_data
 
 NAMES = ["Alice", "Bob", "Carol", "Dan"]
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from games.engine.verify import verify_record
-from games.replay import replay_data
+from games.reads.replay import replay_data
 from games.web.pages import RULESETS
 from tests.browser.records import play_local_game, play_record
 
@@ -145,7 +145,7 @@ def _embedded(html: str, element_id: str):
 
 @pytest.mark.django_db
 def test_the_replay_page_carries_every_step_of_a_finished_game(client):
-    from games.records import record_for
+    from games.reads.records import record_for
 
     game = play_local_game(finish=True)
     assert game.status == "finished"

@@ -9,8 +9,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import actions, presence
+from games import actions
 from games.actions import SeatSpec, TimerSpec
+from games.core import presence
 from games.models import Game, Seat
 from tests.games.webplay import SEED, fresh, friends_room, member, turn_seat
 

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import presence
+from games.core import presence
 from ludopat.celery import app
 from tests.games.test_consumers import (
     HOST,  # noqa: F401  (the same origin and host headers)

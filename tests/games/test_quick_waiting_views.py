@@ -9,7 +9,7 @@ import time
 import pytest
 
 from accounts.ledger.history import balance_of
-from games import presence
+from games.core import presence
 from games.models import Action, Game
 from games.staking import rooms, sweeper
 from tests.games import test_stakes_views as staked_pages

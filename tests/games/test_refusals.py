@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games import actions, engine
-from games.errors import GameError
-from games.narration import colour_name
+from games.core.errors import GameError
+from games.core.narration import colour_name
 from games.web import commands
 from tests.games.webplay import SEED, anon, awaiting_move, local_game, play_until
 

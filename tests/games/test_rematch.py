@@ -14,8 +14,8 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.ledger.history import balance_of
-from games import presence
-from games.errors import NotAllowed
+from games.core import presence
+from games.core.errors import NotAllowed
 from games.models import Game
 from games.staking.quick import quick_match
 from games.staking.rematch import offer_rematch
@@ -96,7 +96,7 @@ def test_an_offer_nobody_looks_at_is_withdrawn_after_30_s(django_user_model, mon
     (ann, _), (bea, _) = (account(django_user_model, n) for n in ("ann", "bea"))
     old = finished_game(ann, bea)
     new = offer_rematch(member(ann), old.pk)
-    # bea's join counts as her being at the old game for a request's 30 s (games.presence): past that
+    # bea's join counts as her being at the old game for a request's 30 s (games.core.presence): past that
     later = presence._now() + presence.REQUEST_SECONDS + 1
     monkeypatch.setattr(presence, "_now", lambda: later)
     assert withdraw_unattended() == 0  # first seen unattended now
@@ -179,7 +179,7 @@ async def test_the_old_opponent_looking_at_the_new_room_keeps_the_offer(
     await database_sync_to_async(_unattended_for)(new, 60)
     assert await withdraw() == 0  # bea is looking at the room offered to her
     await bea_ws.disconnect()
-    # past the closed page's grace and bea's join, which counts as a request's 30 s (games.presence)
+    # past the closed page's grace and bea's join, which counts as a request's 30 s (games.core.presence)
     later = presence._now() + presence.REQUEST_SECONDS + 1
     monkeypatch.setattr(presence, "_now", lambda: later)
     assert await withdraw() == 0  # nobody now: first noticed

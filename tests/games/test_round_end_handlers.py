@@ -1,4 +1,4 @@
-"""A round's end runs the handlers the apps above the games' core registered (games.round_end_handlers):
+"""A round's end runs the handlers the apps above the games' core registered (games.core.round_end_handlers):
 the staking's settlement, then the leaderboard's results, in the transaction of the action that ends
 the round, so the core imports neither."""
 
@@ -11,9 +11,10 @@ import sys
 import pytest
 
 from accounts.ledger.history import balance_of
-from games import actions, round_end_handlers
+from games import actions
+from games.core import round_end_handlers
+from games.core.round_end_handlers import Stage
 from games.models import Game, Round
-from games.round_end_handlers import Stage
 from leaderboard.models import Result
 from tests.factories import accounts, computer_game, finished_staked_game, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
@@ -25,7 +26,7 @@ REGISTERED = [
 ]
 SHOW = (
     "import django; django.setup()\n"
-    "from games.round_end_handlers import handlers\n"
+    "from games.core.round_end_handlers import handlers\n"
     "for stage, handler in handlers():\n"
     "    print(stage.name, f'{handler.__module__}.{handler.__qualname__}')\n"
 )

@@ -9,7 +9,7 @@ every first-party app in INSTALLED_APPS (and the project package where it says s
 - `finish_round` is the only code that ends a round (sets a finished status or writes the places), and
   only `end_round` calls it: every way a round ends is the one call that also records the action, saves
   and tells the viewers, and no caller records or saves the game by hand after it (issue 18);
-- games.broadcast is the only code that pushes to a channel group.
+- games.core.broadcast is the only code that pushes to a channel group.
 """
 
 from __future__ import annotations
@@ -230,7 +230,7 @@ def test_every_way_a_round_ends_is_the_one_call():
 
 
 def test_the_ways_a_round_ends_keep_their_stored_values():
-    from games.round_ends import ENDS, RANKED, UNRANKED, RoundEnd
+    from games.core.round_ends import ENDS, RANKED, UNRANKED, RoundEnd
 
     assert {e.value for e in RoundEnd} == {
         "won",

@@ -10,8 +10,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 READERS = [
-    ROOT / "games" / "selectors.py",
-    ROOT / "games" / "replay.py",
+    ROOT / "games" / "core" / "selectors.py",
+    ROOT / "games" / "reads" / "replay.py",
     *sorted((ROOT / "games" / "live").glob("*.py")),
 ]
 # The ORM's writes and row locks, and the actions' own write steps.

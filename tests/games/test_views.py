@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from games import actions, actors, engine
+from games import actions, engine
+from games.core import actors
 from games.models import Action, Game
 from tests.games.webplay import SEED, awaiting_move, fresh, play_until
 

@@ -7,8 +7,8 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
-from games.frame_limit import ABUSE_CLOSE_CODE
 from ludopat.asgi import application
+from ludopat.frame_limit import ABUSE_CLOSE_CODE
 from tests.games.webplay import computer_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

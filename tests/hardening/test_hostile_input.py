@@ -35,12 +35,13 @@ from django.urls import URLResolver, get_resolver
 from accounts.desk_forms import ResolveForm
 from accounts.forms import SignUpForm
 from accounts.moderation.models import Report
-from games import actors, throttle
+from games.core import actors
 from games.models import Action, ChatMessage, Game, Round
 from games.tournaments.registration import open_tournament
 from games.tournaments.rules import buy_ins
 from games.web import commands
 from games.web.views import MODE_FORMS
+from ludopat import throttle
 from ludopat.asgi import application
 from ludopat.client_json import as_fields
 from tests.games.webplay import computer_game, friends_room, member

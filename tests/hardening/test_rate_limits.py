@@ -10,9 +10,8 @@ from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.test import Client, RequestFactory
 
-from games import throttle
 from games.models import Game
-from ludopat import client_address
+from ludopat import client_address, throttle
 from ludopat.asgi import application
 from tests.games.webplay import computer_game
 

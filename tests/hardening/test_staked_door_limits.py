@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import throttle
 from games.staking.rules import DEFAULT_TIMER
 from games.tournaments.models import Tournament
+from ludopat import throttle
 from tests.games.tournaments.helpers import players
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 

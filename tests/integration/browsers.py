@@ -20,7 +20,8 @@ from django.contrib.sessions.backends.db import SessionStore
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from games import actions, actors, engine
+from games import actions, engine
+from games.core import actors
 from games.models import Game
 from tests.games.webplay import fresh, turn_seat
 

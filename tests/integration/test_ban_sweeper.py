@@ -8,8 +8,8 @@ import pytest
 
 from accounts.ledger.history import balance_of
 from accounts.moderation import bans
+from games.core.narration import shown
 from games.models import Game
-from games.narration import shown
 from games.staking.rooms import create_staked_room, join_staked_room
 from tests.games.webplay import SEED, fresh, member
 from tests.integration.conftest import wait_for

@@ -31,7 +31,7 @@ from django.contrib.auth import get_user_model
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from games import broadcast
+from games.core import broadcast
 from games.models import Action, ChatMessage, Game
 from ludopat import embedded_redis
 from tests import factories

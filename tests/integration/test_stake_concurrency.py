@@ -19,7 +19,7 @@ from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
 from games import actions
 from games.actions import timers
-from games.errors import GameError, StaleVersion
+from games.core.errors import GameError, StaleVersion
 from games.models import Game, Seat
 from games.staking.quick import quick_match
 from games.staking.rooms import create_staked_room, join_staked_room

@@ -13,7 +13,7 @@ from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
 from games import actions
 from games.actions import timers
-from games.errors import GameError
+from games.core.errors import GameError
 from games.models import Action, Game, Seat
 from games.staking.rooms import create_staked_room, join_staked_room
 from tests.games.webplay import fresh

@@ -11,9 +11,10 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from games import actions, engine, presence
+from games import actions, engine
 from games.actions import SeatSpec, TimerSpec, pauses, timers
-from games.errors import Conflict
+from games.core import presence
+from games.core.errors import Conflict
 from games.models import Action, Game, Seat
 from games.tasks import game_deadline
 from tests.games.webplay import SEED, everyone_here, fresh, member, turn_seat

@@ -18,9 +18,9 @@ from django.test import Client
 
 from accounts.moderation import bans
 from accounts.sockets import CLOSED_BY_MODERATOR, user_group
-from games import throttle
-from games.actors import PLAYER_KEY, Actor
+from games.core.actors import PLAYER_KEY, Actor
 from games.models import Action, Game, Seat
+from ludopat import throttle
 from tests.games.test_consumers import connect, session_for
 from tests.games.webplay import (
     computer_game,

@@ -8,8 +8,8 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.moderation import bans
+from games.core.narration import shown
 from games.models import Game
-from games.narration import shown
 from games.tournaments.models import Tournament, TournamentEntry
 from games.tournaments.registration import open_tournament, register
 from leaderboard.models import Result

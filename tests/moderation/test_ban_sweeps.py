@@ -11,7 +11,7 @@ from django.conf import settings
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
 from accounts.moderation import bans
-from games.errors import GameError
+from games.core.errors import GameError
 from games.models import Game
 from games.staking.rooms import create_staked_room, join_staked_room
 from games.tasks import sweep_deadlines

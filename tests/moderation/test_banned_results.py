@@ -8,8 +8,8 @@ from django.db import transaction
 
 from accounts.moderation import bans
 from games import actions
+from games.core.round_ends import RANKED, RoundEnd
 from games.models import Action, Game
-from games.round_ends import RANKED, RoundEnd
 from leaderboard.models import Result
 from tests.games.webplay import everyone_here, fresh, friends_room, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401

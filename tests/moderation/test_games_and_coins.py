@@ -16,8 +16,8 @@ from accounts.moderation import bans, coins
 from accounts.moderation.audit import AuditLog
 from accounts.moderation.errors import ModerationError
 from accounts.moderation.voids import do_void
+from games.core.narration import shown
 from games.models import Game
-from games.narration import shown
 from games.staking.rooms import create_staked_room, join_staked_room
 from tests.games.webplay import fresh, friends_room, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401

@@ -12,8 +12,8 @@ from accounts.moderation import bans
 from accounts.moderation.chat import do_hide_message
 from accounts.moderation.voids import do_void
 from accounts.sockets import CLOSED_BY_MODERATOR
-from games import selectors
 from games.actions import chat
+from games.core import selectors
 from games.models import ChatMessage
 from tests.games.test_consumers import connect, session_for
 from tests.games.webplay import member

@@ -19,7 +19,7 @@ from accounts.ledger.models import LedgerTransaction
 from accounts.moderation import bans, mutes, renames
 from games import actions
 from games.actions import SeatSpec, chat, lock_game, pauses
-from games.errors import GameError
+from games.core.errors import GameError
 from games.models import ChatMessage, Game, Seat
 from games.staking.rooms import create_staked_room, join_staked_room
 from games.tasks import sweep_deadlines

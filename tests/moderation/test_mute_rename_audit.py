@@ -17,7 +17,7 @@ from accounts.moderation.errors import ModerationError
 from accounts.moderation.models import Report
 from games import actions
 from games.actions import chat, pauses
-from games.errors import NotAllowed
+from games.core.errors import NotAllowed
 from games.models import ChatMessage
 from tests.games.webplay import everyone_here, friends_room, member
 

@@ -14,7 +14,7 @@ from accounts import sanctions
 from accounts.moderation import reports
 from accounts.moderation.audit import AuditLog
 from accounts.moderation.models import Report
-from games import selectors
+from games.core import selectors
 
 from .conftest import logged_in, said
 

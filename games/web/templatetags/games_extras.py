@@ -71,8 +71,8 @@ def first_place(seats: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
 
 @register.inclusion_tag("games/_continue.html", takes_context=True)
 def continue_games(context: Context) -> dict[str, Any]:
-    from games.actors import actor_for
-    from games.selectors import unfinished_games
+    from games.core.actors import actor_for
+    from games.core.selectors import unfinished_games
 
     request = context.get("request")
     if request is None:

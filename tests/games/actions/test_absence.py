@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import actions, presence
-from games.errors import Conflict, NotAllowed
+from games import actions
+from games.core import presence
+from games.core.errors import Conflict, NotAllowed
 from tests.games.webplay import (
     SEED,
     anon,

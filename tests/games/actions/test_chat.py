@@ -11,9 +11,10 @@ from django.utils import timezone
 
 from accounts.moderation import reports
 from accounts.moderation.models import Report
-from games import actions, selectors
+from games import actions
 from games.actions import chat, pauses
-from games.errors import Conflict, GameError, NotAllowed
+from games.core import selectors
+from games.core.errors import Conflict, GameError, NotAllowed
 from games.models import ChatMessage
 from tests.factories import friends_room, timed_room, verified_client
 from tests.games.webplay import (

@@ -8,8 +8,9 @@ import pytest
 from django.conf import settings as site_settings
 from django.utils import timezone
 
-from games import actions, selectors, tasks
+from games import actions, tasks
 from games.actions import SeatSpec, TimerSpec, idle
+from games.core import selectors
 from games.models import Game, Seat
 from leaderboard.models import Result
 from tests.games.webplay import (

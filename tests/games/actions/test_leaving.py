@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions, selectors
+from games import actions
 from games.actions import SeatSpec
-from games.errors import Conflict, NotAllowed
+from games.core import selectors
+from games.core.errors import Conflict, NotAllowed
 from games.models import Game, Seat
 from leaderboard.models import Result
 from tests.games.webplay import (

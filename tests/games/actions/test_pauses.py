@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import actions
 from games.actions import pauses, timers
-from games.errors import Conflict
+from games.core.errors import Conflict
 from games.models import Action, Game, Pause
 from tests.factories import timed_room
 from tests.games.webplay import (

@@ -8,9 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import actions, presence
+from games import actions
+from games.core import presence
 from games.models import Game, Round
-from games.records import record_for
+from games.reads.records import record_for
 from leaderboard.models import Result
 from tests.games.webplay import (
     SEED,

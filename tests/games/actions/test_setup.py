@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from games import actions
+from games.core.errors import Conflict, GameError, NotAllowed
 from games.engine import fair
-from games.errors import Conflict, GameError, NotAllowed
 from games.models import Action, Game
 from tests.games.webplay import (
     SEED,

@@ -19,7 +19,7 @@ from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerEntry, LedgerTransaction
 from games import actions
 from games.actions.rounds import finish_round
-from games.errors import Conflict, GameError, NotAllowed
+from games.core.errors import Conflict, GameError, NotAllowed
 from games.models import Game, Seat
 from games.staking import settlement
 from games.staking.lobby import staked_records
@@ -407,7 +407,7 @@ def test_leaving_mid_game_is_resigning(host, guest):
 def _absent_for(game: Game, seconds: float) -> None:
     import time
 
-    from games import presence
+    from games.core import presence
 
     presence.client().set(_absent_key(game.pk), time.time() - seconds)
 
@@ -464,7 +464,7 @@ def _own_actions(game: Game, actor) -> int:
 def _against_people(newbie, opponent, own_actions: int, stand_in: bool = False) -> Game:
     """A friends room between two accounts in which the newbie makes `own_actions` rolls and moves
     (or, with `stand_in`, the computer makes them for the newbie's seat), then the opponent resigns."""
-    from games import presence
+    from games.core import presence
     from tests.games.webplay import friends_room, step, turn_seat
 
     game = friends_room(newbie, [opponent], ruleset="classic")
@@ -541,7 +541,7 @@ def test_a_young_account_keeps_the_cap_whatever_it_played(django_user_model):
 def _pages_closed(game: Game, seconds_ago: float, monkeypatch) -> None:
     """Both players opened the game page and closed it `seconds_ago` (the consumer's calls), and
     nothing was done in the game since; presence's clock is moved past the closed pages' grace."""
-    from games import presence
+    from games.core import presence
     from games.models import Action
 
     ids = list(game.seats.values_list("pk", flat=True))
@@ -585,7 +585,7 @@ def test_a_staked_game_left_for_less_than_60_s_plays_on(host, guest, monkeypatch
 
 
 def test_one_open_page_or_a_recent_action_keeps_a_staked_game(host, guest, monkeypatch):
-    from games import presence
+    from games.core import presence
     from tests.games.webplay import turn_seat
 
     game = room(host, 100)

@@ -9,9 +9,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import actions, presence
+from games import actions
 from games.actions import SeatSpec, TimerSpec, pauses, timers
-from games.errors import Conflict, GameError
+from games.core import presence
+from games.core.errors import Conflict, GameError
 from games.models import Action, Game, Seat
 from games.web.forms import FriendsRoomForm
 from tests.factories import timed_room

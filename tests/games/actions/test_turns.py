@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions, caches, engine
+from games import actions, engine
+from games.core import caches
+from games.core.errors import Conflict, GameError, GameNotFound, NotAllowed, StaleVersion
 from games.engine import fair
-from games.errors import Conflict, GameError, GameNotFound, NotAllowed, StaleVersion
 from games.models import Action, Game
 from games.tasks import bot_turn
 from games.web import commands
@@ -219,7 +220,7 @@ def test_commit_notifies_the_group_and_schedules_the_bot(django_capture_on_commi
         game, me(actor), lambda g: not turn_seat(g).is_bot and g.state["awaiting"] == "roll"
     )
     with (
-        mock.patch("games.broadcast.board_changed") as notify,
+        mock.patch("games.core.broadcast.board_changed") as notify,
         mock.patch("ludopat.celery.app.send_task") as schedule,
         django_capture_on_commit_callbacks(execute=True),
     ):

@@ -11,7 +11,7 @@ import pytest
 from django.urls import set_script_prefix
 
 from games import actions
-from games.board_view import board_context
+from games.live.board_view import board_context
 from games.live.fragments import render_live
 from games.live.viewpoint import viewpoint_for
 from tests.factories import friends_room, local_game, member, timed_room

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from games import caches
+from games.core import caches
 from games.live.fragments import render_live
 from games.live.viewpoint import viewpoint_for
 from games.models import Game, Seat
 from tests.games.webplay import SEED, anon, fresh, local_game, step
 
-# Committed for real: the process's caches keep only what was committed (games.caches).
+# Committed for real: the process's caches keep only what was committed (games.core.caches).
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

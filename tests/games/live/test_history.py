@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from games import caches
+from games.core import caches
 from games.live.history import history_of, read_history
 from games.models import Game
 from tests.games.webplay import SEED, anon, fresh, local_game, step
 
-# Committed for real: the process's caches keep only what was committed (games.caches).
+# Committed for real: the process's caches keep only what was committed (games.core.caches).
 pytestmark = pytest.mark.django_db(transaction=True)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from accounts.ledger.history import balance_of
-from games.errors import Conflict
+from games.core.errors import Conflict
 from games.models import Game
 from games.staking.quick import quick_match
 from games.staking.rooms import create_staked_room

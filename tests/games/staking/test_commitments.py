@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import actions
-from games.errors import Conflict
+from games.core.errors import Conflict
 from games.models import Game
 from games.staking.quick import pair_entries, quick_match
 from games.staking.rematch import offer_rematch

@@ -7,7 +7,7 @@ import pytest
 
 from accounts.ledger.models import LedgerTransaction
 from games import actions
-from games.errors import Conflict
+from games.core.errors import Conflict
 from games.models import Game
 from games.tournaments.models import Tournament, TournamentMatch
 from games.tournaments.rules import prizes

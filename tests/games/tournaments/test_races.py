@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.errors import Conflict
+from games.core.errors import Conflict
 from games.tournaments import live
 from games.tournaments.models import Tournament
 from games.tournaments.registration import leave, open_tournament, register

@@ -14,7 +14,7 @@ from accounts.ledger.grants import claim_top_up, coins_in_escrow
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
 from accounts.models import User
-from games.errors import Conflict, GameError, NotAllowed
+from games.core.errors import Conflict, GameError, NotAllowed
 from games.models import Game
 from games.staking.quick import quick_match
 from games.staking.rooms import create_staked_room, join_staked_room
@@ -106,7 +106,7 @@ def test_refusals_full_started_guest_short_of_coins_and_new_accounts(settings):
         register(people[4], tournament.pk)
     with pytest.raises(Conflict, match="started before you left"):
         leave(people[0], tournament.pk)
-    from games.actors import Actor
+    from games.core.actors import Actor
 
     with pytest.raises(NotAllowed, match="Sign up or log in"):
         register(Actor(None, "guest"), open_tournament(4, 100).pk)

@@ -1,5 +1,5 @@
 """Queueing Celery tasks by name, so that the code that queues them (the clock of games.actions,
-games.presence) never imports games.tasks, which imports the actions."""
+games.core.presence) never imports games.tasks, which imports the actions."""
 
 from __future__ import annotations
 

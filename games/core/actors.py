@@ -12,8 +12,8 @@ from django.contrib.sessions.backends.base import SessionBase
 
 from accounts.sanctions import ban_notice
 
+from ..models import Game, Seat
 from .errors import Banned, NotAllowed
-from .models import Game, Seat
 
 
 @dataclass(frozen=True)

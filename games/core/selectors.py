@@ -1,6 +1,6 @@
 """Reads (selectors): what pages and sockets show, and actions check, without writing anything.
 
-A game with its seats (kept per version for the renders of a push, games.caches.ROWS), the games a
+A game with its seats (kept per version for the renders of a push, games.core.caches.ROWS), the games a
 person can continue, a game's chat and the messages a viewer reported, its pauses. The writes are the
 `do_*` functions of games.actions, which read through these too where they need the same.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, Q
 
+from ..models import ChatMessage, Game, Pause, Seat
 from . import caches
 from .actors import Actor
-from .models import ChatMessage, Game, Pause, Seat
 
 
 def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
@@ -53,7 +53,7 @@ def game_and_seats(game_id: str) -> tuple[Game | None, list[Seat]]:
 def game_and_seats_at(game_id: str, version: int) -> tuple[Game | None, list[Seat]]:
     """`game_and_seats` for rendering version `version`: read once per process for the renders of that
     version (the POST's answer and the other seats' and spectators' sockets, all within milliseconds
-    of the commit), each getting objects of its own (games.caches.ROWS). A newer version, if that is
+    of the commit), each getting objects of its own (games.core.caches.ROWS). A newer version, if that is
     what is read, is returned as it is, and shared by its own renders."""
     found = caches.ROWS.get((game_id, version))
     if found is not None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .models import Game, Seat
+    from ..models import Game, Seat
 
 Handler = Callable[["Game", "list[Seat]"], None]
 _HANDLERS: list[Handler] = []

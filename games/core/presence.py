@@ -31,8 +31,8 @@ from django.conf import settings
 from .task_queue import send_task
 
 if TYPE_CHECKING:
+    from ..models import Game, Seat
     from .actors import Actor
-    from .models import Game, Seat
 
 STALE_SECONDS = 75
 REQUEST_SECONDS = 30
@@ -145,7 +145,7 @@ def connected_seats(game_id: str) -> set[int]:
 
 
 def every_seat(game_id: str) -> set[int]:
-    from .models import Seat
+    from ..models import Seat
 
     return set(Seat.objects.filter(game_id=game_id).values_list("pk", flat=True))
 
@@ -166,7 +166,7 @@ def seen_acting(game: Game | None, seats: Iterable[Seat], actor: Actor) -> None:
     """The actor's request (an action, a board fetch) shows they are at their seats in a friends room
     (the only rooms that wait for absent people). From the seats the request has read; nothing for
     strangers."""
-    from .models import Game, Seat
+    from ..models import Game, Seat
 
     if game is None or game.mode != Game.Mode.FRIENDS:
         return

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
-from . import engine
-from .models import Seat
+from .. import engine
+from ..models import Seat
 
 COLOUR_NAMES = {"red": "Red", "green": "Green", "yellow": "Yellow", "blue": "Blue"}
 

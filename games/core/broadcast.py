@@ -26,7 +26,7 @@ from ludopat import metrics
 from . import presence
 
 if TYPE_CHECKING:
-    from .models import Game
+    from ..models import Game
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +165,7 @@ async def presence_changed(layer: BaseChannelLayer, game_id: str, skip: str = ""
 
 
 def presence_lapsed(game_id: str) -> None:
-    """The grace of a closed page is over (games.presence): the players' cards show who is here."""
+    """The grace of a closed page is over (games.core.presence): the players' cards show who is here."""
     _send(game_id, presence_event())
 
 

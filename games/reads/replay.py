@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import engine
-from .board_layout import token_cell
-from .engine.replay import Roll, parse_record
-from .engine.state import State
-from .narration import colour_name, narrate
-from .round_ends import RoundEnd
+from .. import engine
+from ..core.narration import colour_name, narrate
+from ..core.round_ends import RoundEnd
+from ..engine.replay import Roll, parse_record
+from ..engine.state import State
+from ..live.board_layout import token_cell
 
 CELL = 40
 

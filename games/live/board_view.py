@@ -12,7 +12,7 @@ from functools import lru_cache
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from . import engine
+from .. import engine
 from .board_layout import COLOURS, board_cells, token_cell, track_cell, yards
 from .board_layout import home_column_cells as _column
 from .board_pieces import pieces_svg

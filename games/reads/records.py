@@ -6,8 +6,8 @@ from typing import Any
 
 from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
-from .engine.replay import FORMAT
-from .models import Action, Game, Round, Seat
+from ..engine.replay import FORMAT
+from ..models import Action, Game, Round, Seat
 
 
 def record_for(game: Game, round_number: int | None = None) -> dict[str, Any]:
@@ -117,7 +117,7 @@ def _joined(seats: list[Seat]) -> str:
 
 
 def _sha(seed: str) -> str:
-    from .engine.fair import commitment
+    from ..engine.fair import commitment
 
     return commitment(seed)
 

@@ -32,11 +32,11 @@ a cache impossible to get wrong, and every cache of the process follows them:
 | FRAGMENTS | "live:{game}:{viewpoint}"| (tag, names tag, HTML): newest only     | on commit of the render       |
 | STEPS     | (game, version)          | Step: the roll or move that made it     | on commit of that action      |
 | ROWS      | (game, version)          | Rows: the game and seats as read        | on commit of any read of them |
-|           |                          | once committed                          | (games.selectors.             |
+|           |                          | once committed                          | (games.core.selectors.             |
 |           |                          |                                         | game_and_seats), the newest   |
 |           |                          |                                         | read replacing it             |
 
-Each is a bounded LRU (games.recent.Recent) shared by the threads of the process. Tests empty them all
+Each is a bounded LRU (games.core.recent.Recent) shared by the threads of the process. Tests empty them all
 with `clear_all`.
 """
 
@@ -50,8 +50,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from . import engine
-from .models import Game, Seat
+from .. import engine
+from ..models import Game, Seat
 from .recent import Recent
 
 # Enough for every game a process serves to keep its newest versions (a state is a few hundred bytes).

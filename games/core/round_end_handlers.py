@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from .round_ends import RoundEnd
 
 if TYPE_CHECKING:
-    from .models import Game, Seat
+    from ..models import Game, Seat
 
 
 class Stage(IntEnum):

@@ -1,5 +1,5 @@
 """The board's moving parts as SVG markup: the tokens and, for a player to move, the glowing targets
-with the path to each (games.board_view works out where they are).
+with the path to each (games.live.board_view works out where they are).
 
 Built here in Python, not in templates/partials/board.svg.html: a board has up to 16 tokens of about
 twenty values each, and a template loop over them was most of the cost of rendering a board, which

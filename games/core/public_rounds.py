@@ -7,13 +7,13 @@ never show the room id or the chat.
 
 from __future__ import annotations
 
-from .engine import fair
-from .models import Game, Round, Seat
+from ..engine import fair
+from ..models import Game, Round, Seat
 
 
 def keep_round(game: Game, seats: list[Seat], places: list[int], *, how: str = "") -> Round:
     """The `Round` row of the game's current round, written now that it has ended (it gets its public
-    replay id here), with how it ended (games.round_ends). A room that starts a new round later finds
+    replay id here), with how it ended (games.core.round_ends). A room that starts a new round later finds
     it already written, and leaves its `how` as it is."""
     seed = game.client_seed or fair.client_seed_for(
         s.client_seed for s in sorted(seats, key=lambda s: s.index)
