@@ -8,10 +8,10 @@ class AccountsConfig(AppConfig):
     def ready(self):
         from django.contrib.auth.signals import user_logged_in
 
-        from .addresses import remember_address
-        from .browsers import remember_browser
         from .ledger import signals  # noqa: F401  (every new account's wallet and grant)
         from .moderation.roles import ensure_roles
+        from .users.addresses import remember_address
+        from .users.browsers import remember_browser
 
         user_logged_in.connect(remember_address, dispatch_uid="accounts.remember_address")
         user_logged_in.connect(remember_browser, dispatch_uid="accounts.remember_browser")

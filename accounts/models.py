@@ -2,8 +2,6 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
 
-from .addresses import AccountSession, LoginAddress  # noqa: F401  (models: found through here)
-from .browsers import BrowserAccount  # noqa: F401
 from .ledger.models import (  # noqa: F401
     LedgerAccount,
     LedgerCheck,
@@ -11,6 +9,8 @@ from .ledger.models import (  # noqa: F401
     LedgerTransaction,
     TopUpClaim,
 )
+from .users.addresses import AccountSession, LoginAddress  # noqa: F401  (models: found through here)
+from .users.browsers import BrowserAccount  # noqa: F401
 
 
 class User(AbstractUser):

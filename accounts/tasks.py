@@ -15,8 +15,8 @@ def clear_sessions() -> None:
 
 @shared_task(name="accounts.tasks.lift_expired_bans")
 def lift_expired_bans() -> int:
-    """Timed bans end on time (accounts.sanctions)."""
-    from .sanctions import lift_expired_bans as lift
+    """Timed bans end on time (accounts.users.sanctions)."""
+    from .users.sanctions import lift_expired_bans as lift
 
     return lift()
 

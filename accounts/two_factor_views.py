@@ -25,8 +25,8 @@ from ludopat import client_address, throttle
 from ludopat.next_url import next_in
 
 from . import two_factor
-from .forms import LogInForm
 from .two_factor import SecondFactorRefusal, is_verified
+from .web.forms import LogInForm
 
 PENDING = (
     "second_factor_pending"  # session: the account whose password was right, awaiting its code

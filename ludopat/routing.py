@@ -4,7 +4,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
 import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>, <id>, <token>)
-from accounts.consumers import OnlineConsumer
+from accounts.web.consumers import OnlineConsumer
 from games.web.consumers import GameConsumer
 from games.web.tournament_consumer import TournamentConsumer
 

@@ -83,12 +83,12 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A session still logged in as a banned account (one the ban could not find) ends here.
-    "accounts.banned_sessions.EndBannedSessions",
-    # The browser's own id (a signed cookie that log-ins and log-outs leave alone): accounts/browsers.py.
-    "accounts.browsers.BrowserMiddleware",
+    "accounts.users.banned_sessions.EndBannedSessions",
+    # The browser's own id (a signed cookie that log-ins and log-outs leave alone): accounts/users/browsers.py.
+    "accounts.users.browsers.BrowserMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # A player who reported someone is told the outcome on their next page: accounts/report_news.py.
-    "accounts.report_news.TellReporters",
+    # A player who reported someone is told the outcome on their next page: accounts/web/report_news.py.
+    "accounts.web.report_news.TellReporters",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last but for the pass-through below, as django-axes asks: it turns a lock-out raised during
@@ -207,7 +207,7 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "accounts.backends.LiftExpiredBan",  # a timed ban that has run out ends before the password check
+    "accounts.users.backends.LiftExpiredBan",  # a timed ban that has run out ends before the password check
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
@@ -329,7 +329,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
         "options": {"expires": 3600.0},
     },
-    # Timed bans end on time (accounts.sanctions.lift_expired_bans).
+    # Timed bans end on time (accounts.users.sanctions.lift_expired_bans).
     "lift-expired-bans": {
         "task": "accounts.tasks.lift_expired_bans",
         "schedule": 60.0,

@@ -1,6 +1,6 @@
 from django.shortcuts import render
 
-from accounts.presence import online_count
+from accounts.users.presence import online_count
 from games.live.board_view import board_context
 from leaderboard.standings import week_top
 

@@ -71,7 +71,7 @@ def redis_client():
 def redis_down(settings):
     """The site's Redis unreachable for the cache, presence and the channel layer (pointed at a port
     nothing listens on). Celery's broker is left alone: the fault test stops a Redis of its own."""
-    from accounts import presence
+    from accounts.users import presence
     from ludopat.embedded_redis import free_port
     from ludopat.settings import redis_settings
 

@@ -3,9 +3,9 @@
 One job per module; import the module you need (`from accounts.moderation import bans`). This file
 imports nothing: accounts.models imports the package's models, so the package must load without the
 services. Moderation sits above the games, the leaderboard and staking and calls their services; the
-reads of a mute or a ban that those need are in accounts.sanctions, below them all. Its admin pages
-are the web layer's (accounts/admin.py, accounts/admin_reports.py, accounts/admin_actions.py,
-accounts/admin_forms.py, games/web/admin.py).
+reads of a mute or a ban that those need are in accounts.users.sanctions, below them all. Its admin pages
+are the web layer's (accounts/web/admin.py, accounts/web/admin_reports.py, accounts/web/admin_actions.py,
+accounts/web/admin_forms.py, games/web/admin.py).
 
     errors        ModerationError, the refusal every service here raises
     guards        permission, the account's lock and who may act on whom, the reason asked for

@@ -2,7 +2,7 @@
 
 The player can't log in, their sessions end and their open pages are disconnected at once (after
 commit), and they give up every game they sit in and every tournament they are in (banned_games). A timed ban lifts itself once its
-end has passed (accounts.sanctions, at log-in and by beat).
+end has passed (accounts.users.sanctions, at log-in and by beat).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import sockets
-from accounts.addresses import AccountSession
-from accounts.banned_sessions import ended_data
-from accounts.sanctions import lift_ban
+from accounts.users import sockets
+from accounts.users.addresses import AccountSession
+from accounts.users.banned_sessions import ended_data
+from accounts.users.sanctions import lift_ban
 
 from . import audit
 from .banned_games import remove_banned_player
@@ -74,7 +74,7 @@ def do_unban(moderator, user, *, reason: str):
 def end_sessions(user_id: int) -> int:
     """End the account's sessions that its log-ins recorded: each keeps nothing of the log-in or the
     browser key, only a note of whose ban ended it, so the browser's next page says why. (A session the
-    index missed ends at its next request: accounts.banned_sessions.)"""
+    index missed ends at its next request: accounts.users.banned_sessions.)"""
     keys = list(
         AccountSession.objects.filter(user_id=user_id).values_list("session_key", flat=True)
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.db.models import Count
 
-from accounts.addresses import LoginAddress
+from accounts.users.addresses import LoginAddress
 from leaderboard.models import Result
 
 RUN_LIMIT = 5

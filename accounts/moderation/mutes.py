@@ -1,5 +1,5 @@
 """A moderator mutes a player's chat until a moment, or lifts the mute; the player is refused with the
-reason until then (accounts.sanctions.mute_notice)."""
+reason until then (accounts.users.sanctions.mute_notice)."""
 
 from __future__ import annotations
 

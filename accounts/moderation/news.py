@@ -1,6 +1,6 @@
 """Which reporters have news: a mark per reporter, set after the commit that resolves their reports.
 
-accounts.report_news tells a reporter the outcome on their next page. It reads their resolved reports
+accounts.web.report_news tells a reporter the outcome on their next page. It reads their resolved reports
 only when this mark says there may be something new, so the pages of everyone else (nearly every page)
 cost no query for it. The mark is set once the resolution has committed, and taken (deleted) before the
 reports are read, so a resolution committed meanwhile leaves a mark for the next page: none is missed.
@@ -17,7 +17,9 @@ from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
-KEPT = 60 * 60 * 24 * 30  # seconds, as long as the reporter's told mark (accounts.report_news.KEPT)
+KEPT = (
+    60 * 60 * 24 * 30
+)  # seconds, as long as the reporter's told mark (accounts.web.report_news.KEPT)
 
 
 def news_key(user_id: int) -> str:

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from accounts.sanctions import ban_in_force, ban_notice, mute_notice
+from accounts.users.sanctions import ban_in_force, ban_notice, mute_notice
 from ludopat import throttle
 
 from ..core import broadcast

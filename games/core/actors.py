@@ -10,7 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 
-from accounts.sanctions import ban_notice
+from accounts.users.sanctions import ban_notice
 
 from ..models import Game, Seat
 from .errors import Banned, NotAllowed

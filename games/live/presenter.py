@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.urls import get_script_prefix, reverse
 
-from accounts.sanctions import mute_notice_for
+from accounts.users.sanctions import mute_notice_for
 from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
 from .. import actions, engine

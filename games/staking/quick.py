@@ -16,9 +16,9 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts import browsers
 from accounts.ledger import rules as ledger_rules
-from accounts.sanctions import ban_notice_for
+from accounts.users import browsers
+from accounts.users.sanctions import ban_notice_for
 from leaderboard.ratings.reads import shown_ratings
 
 from ..actions.core import lock_game, lock_games

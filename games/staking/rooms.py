@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from accounts import browsers
 from accounts.ledger import books, escrow
+from accounts.users import browsers
 
 from ..actions.core import lock_game, record_action
 from ..actions.leaving import do_abandon, refuse_if_started_since

@@ -10,8 +10,8 @@ from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from accounts.browsers import account_changed
 from accounts.models import User
+from accounts.users.browsers import account_changed
 
 from ..core.errors import GameError
 from .sweeper import withdraw_entry

@@ -15,7 +15,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import browsers
+from accounts.users import browsers
 from leaderboard.ratings.reads import shown_ratings
 
 from ..core import presence

@@ -1,6 +1,6 @@
 """Telling pages about a tournament, always after commit: the bracket's group (every open bracket
 page re-renders it once per version and process, games/web/consumers.py's TournamentConsumer) and a
-player's every open page (the account's group, accounts.sockets), for a notice such as "starting in
+player's every open page (the account's group, accounts.users.sockets), for a notice such as "starting in
 10 s" or "you won: your next match is ready".
 """
 
@@ -13,7 +13,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 
-from accounts.sockets import send_to_account
+from accounts.users.sockets import send_to_account
 
 log = logging.getLogger(__name__)
 

@@ -24,10 +24,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts import browsers
 from accounts.ledger import pools
 from accounts.models import User
-from accounts.sanctions import ban_notice
+from accounts.users import browsers
+from accounts.users.sanctions import ban_notice
 
 from ..actions.core import lock_game
 from ..actions.leaving import give_up_for_ban

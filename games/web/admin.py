@@ -1,7 +1,7 @@
 """Games in the admin: read-only records (a form save would race the game's lock and version and
 rewind a live game), links to the live page, record and replay; changes only through admin actions
 that call moderation's `do_*` functions (which go through the games' own). The reports queue is
-accounts/admin_reports.py.
+accounts/web/admin_reports.py.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from accounts.admin_actions import form_action
-from accounts.admin_forms import ReasonForm
 from accounts.moderation import chat, tournaments, voids
+from accounts.web.admin_actions import form_action
+from accounts.web.admin_forms import ReasonForm
 from ludopat.refusals import Refusal
 
 from ..models import Action, ChatMessage, Game, Pause, Round, Seat

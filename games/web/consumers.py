@@ -15,8 +15,8 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
 
-from accounts.banned_sessions import banned_account_of
-from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
+from accounts.users.banned_sessions import banned_account_of
+from accounts.users.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat import metrics, throttle
 from ludopat.client_json import BadJson, parse_frame
 from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket

@@ -11,7 +11,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from accounts.sockets import ClosedOnBan, join_user_group, leave_user_group
+from accounts.users.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from ludopat.worker_threads import db_call
 

@@ -609,7 +609,7 @@
       setTimeout(() => socket.reconnect(), delay);
     }
     // 4404: no such game; 4429: closed for sending too much (ludopat/frame_limit.py); 4403: a moderator
-    // closed the account (accounts/sockets.py). The ws extension reconnects only after network-type
+    // closed the account (accounts/users/sockets.py). The ws extension reconnects only after network-type
     // closes (1006, 1011-1013), so for these the page stays closed.
     const label = {
       4403: "Disconnected: a moderator closed your account",

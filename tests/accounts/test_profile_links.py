@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse, set_script_prefix
 
-from accounts.templatetags.profiles import profile_url
+from accounts.web.templatetags.profiles import profile_url
 
 
 @pytest.mark.parametrize("name", ["ann", "Zoë_1", "a.b+c-d@e", "日本", "x" * 150])

@@ -1,4 +1,4 @@
-"""The player page's recent rounds, built in Python (accounts/templatetags/round_rows.py), are the
+"""The player page's recent rounds, built in Python (accounts/web/templatetags/round_rows.py), are the
 markup the template loop they replace drew, row for row."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.template import Context, Template
 from django.urls import set_script_prefix
 from django.utils import timezone
 
-from accounts.templatetags.round_rows import recent_round_rows
+from accounts.web.templatetags.round_rows import recent_round_rows
 
 # The loop as templates/accounts/profile.html had it.
 LOOP = Template(

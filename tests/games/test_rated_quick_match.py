@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts.browsers import BrowserAccount
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
+from accounts.users.browsers import BrowserAccount
 from games import tasks
 from games.models import Action, Game
 from games.staking import sweeper

@@ -255,7 +255,7 @@ def test_only_the_broadcaster_pushes_to_a_game_group():
     # The home page's online count, a banned account's sockets (and an account's notices) and a
     # tournament's bracket pages are not game groups.
     assert set(pushers) == {
-        "accounts/consumers.py",
-        "accounts/sockets.py",
+        "accounts/web/consumers.py",
+        "accounts/users/sockets.py",
         "games/tournaments/live.py",
     }, pushers

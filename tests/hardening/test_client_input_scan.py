@@ -131,9 +131,9 @@ def test_every_converter_named_exists():
 def test_the_scan_covers_every_view_and_consumer_module():
     names = {str(path.relative_to(ROOT)) for path in scanned_modules()}
     assert {
-        "accounts/views.py",
-        "accounts/wallet_views.py",
-        "accounts/consumers.py",
+        "accounts/web/views.py",
+        "accounts/web/wallet_views.py",
+        "accounts/web/consumers.py",
         "games/web/views.py",
         "games/web/pages.py",
         "games/web/staking_views.py",

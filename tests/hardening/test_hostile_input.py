@@ -32,9 +32,9 @@ from django.forms.models import model_to_dict
 from django.test import Client
 from django.urls import URLResolver, get_resolver
 
-from accounts.desk_forms import ResolveForm
-from accounts.forms import SignUpForm
 from accounts.moderation.models import Report
+from accounts.web.desk_forms import ResolveForm
+from accounts.web.forms import SignUpForm
 from games.core import actors
 from games.models import Action, ChatMessage, Game, Round
 from games.tournaments.registration import open_tournament

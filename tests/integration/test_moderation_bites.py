@@ -40,7 +40,7 @@ from websockets.exceptions import ConnectionClosed
 
 from accounts.ledger import rules
 from accounts.moderation import bans, mutes, renames
-from accounts.sockets import CLOSED_BY_MODERATOR, user_group
+from accounts.users.sockets import CLOSED_BY_MODERATOR, user_group
 from games import actions
 from games.actions import SeatSpec, TimerSpec, pauses
 from games.models import Action, ChatMessage, Game, Round, Seat

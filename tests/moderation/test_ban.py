@@ -15,11 +15,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.banned_sessions import BANNED_ACCOUNT
 from accounts.moderation import bans
 from accounts.moderation.audit import AuditLog
 from accounts.moderation.errors import ModerationError
-from accounts.sockets import CLOSED_BY_MODERATOR
+from accounts.users.banned_sessions import BANNED_ACCOUNT
+from accounts.users.sockets import CLOSED_BY_MODERATOR
 from ludopat.asgi import application
 from tests.games.test_consumers import session_for
 
@@ -115,7 +115,7 @@ async def test_a_ban_closes_the_players_open_pages_at_once(player, moderator, re
 
 @pytest.mark.django_db
 def test_the_session_index_forgets_expired_sessions(player):
-    from accounts.addresses import AccountSession
+    from accounts.users.addresses import AccountSession
 
     first = logged_in(player)
     Session.objects.filter(session_key=first.session.session_key).delete()  # clearsessions did it

@@ -17,7 +17,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from accounts.moderation import bans
-from accounts.sockets import CLOSED_BY_MODERATOR, user_group
+from accounts.users.sockets import CLOSED_BY_MODERATOR, user_group
 from games.core.actors import PLAYER_KEY, Actor
 from games.models import Action, Game, Seat
 from ludopat import throttle

@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import sanctions
 from accounts.moderation import bans
-from accounts.sockets import CLOSED_BY_MODERATOR
+from accounts.users import sanctions
+from accounts.users.sockets import CLOSED_BY_MODERATOR
 from ludopat.asgi import application
 from tests.games.test_consumers import HOST, connect, session_for
 from tests.games.webplay import everyone_here, friends_room, member

@@ -16,10 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.desk_views import NO_ROLE, NOT_STAFF
 from accounts.moderation import mutes, renames, reports
 from accounts.moderation.audit import AuditLog
 from accounts.moderation.models import Report
+from accounts.web.desk_views import NO_ROLE, NOT_STAFF
 
 from .conftest import logged_in, said
 

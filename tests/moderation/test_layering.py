@@ -1,6 +1,6 @@
 """Moderation sits above the games, the leaderboard, staking and the ledger, and calls their services:
 nothing below it imports accounts.moderation, at the top of a module or inside a function. The reads
-they need of a mute or a ban are accounts.sanctions. (The web layer above, the app's configuration and
+they need of a mute or a ban are accounts.users.sanctions. (The web layer above, the app's configuration and
 the models module that registers moderation's models may import it.)"""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from channels.layers import channel_layers
 from accounts.moderation import bans
 from accounts.moderation.chat import do_hide_message
 from accounts.moderation.voids import do_void
-from accounts.sockets import CLOSED_BY_MODERATOR
+from accounts.users.sockets import CLOSED_BY_MODERATOR
 from games.actions import chat
 from games.core import selectors
 from games.models import ChatMessage

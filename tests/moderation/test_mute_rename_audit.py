@@ -9,12 +9,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import sanctions
 from accounts.moderation import bans, mutes, renames, reports
 from accounts.moderation.audit import AuditLog
 from accounts.moderation.chat import do_hide_message
 from accounts.moderation.errors import ModerationError
 from accounts.moderation.models import Report
+from accounts.users import sanctions
 from games import actions
 from games.actions import chat, pauses
 from games.core.errors import NotAllowed

@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import sanctions
 from accounts.moderation import reports
 from accounts.moderation.audit import AuditLog
 from accounts.moderation.models import Report
+from accounts.users import sanctions
 from games.core import selectors
 
 from .conftest import logged_in, said

@@ -12,11 +12,11 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import browsers
 from accounts.ledger.adjustments import adjust_coins
 from accounts.ledger.errors import NotEnoughCoins
 from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerEntry, LedgerTransaction
+from accounts.users import browsers
 from games import actions
 from games.actions.rounds import finish_round
 from games.core.errors import Conflict, GameError, NotAllowed

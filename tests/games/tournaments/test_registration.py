@@ -144,7 +144,7 @@ def test_one_commitment_at_a_time_both_ways():
 
 
 def test_the_same_browser_rule():
-    from accounts import browsers
+    from accounts.users import browsers
 
     ann, ben = players(2)
     tournament = open_tournament(4, 100)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from ludopat.numbers import page_in
 from ludopat.refusals import Refusal
 
-from .ledger import grants, history
+from ..ledger import grants, history
 
 PER_PAGE = 25
 

@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
 
-from .models import LedgerAccount, LedgerEntry, LedgerTransaction, TopUpClaim
+from ..ledger.models import LedgerAccount, LedgerEntry, LedgerTransaction, TopUpClaim
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

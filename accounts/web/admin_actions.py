@@ -9,7 +9,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.template.response import TemplateResponse
 
-from .moderation.errors import ModerationError
+from ..moderation.errors import ModerationError
 
 
 def form_action(

@@ -13,9 +13,9 @@ from ludopat.next_url import next_in
 from ludopat.numbers import page_in
 from ludopat.read_replica import reads_from_replica
 
+from ..models import User
+from ..moderation.reports import do_report_player
 from .forms import ReportPlayerForm, SignUpForm
-from .models import User
-from .moderation.reports import do_report_player
 
 TOO_MANY_SIGNUPS = "Too many new accounts from your connection: try again in an hour."
 TOO_MANY_RESETS = "Too many password reset requests: try again in an hour."

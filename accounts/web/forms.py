@@ -3,8 +3,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 
-from .models import User
-from .sanctions import ban_notice
+from ..models import User
+from ..users.sanctions import ban_notice
 
 
 class ErrorsBesideFields:

@@ -1,6 +1,6 @@
 """The moderator's desk: staff pages where open reports are worked through (the queue, then one report
 with its context, the player's history and the actions). Thin views: reads come from
-accounts.desk_reads, every action is the moderation service the admin's actions call, so it is checked
+accounts.moderation.desk_reads, every action is the moderation service the admin's actions call, so it is checked
 and audited the same way.
 """
 
@@ -16,13 +16,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.moderation.models import Report
 
-from . import desk_reads
+from ..moderation import desk_reads
+from ..moderation.errors import ModerationError
+from ..moderation.reports import do_resolve_report
+from ..two_factor import is_verified
+from ..two_factor_views import second_factor_needed
+from ..users.sanctions import when
 from .desk_forms import ResolveForm
-from .moderation.errors import ModerationError
-from .moderation.reports import do_resolve_report
-from .sanctions import when
-from .two_factor import is_verified
-from .two_factor_views import second_factor_needed
 
 NOT_STAFF = "The moderator's desk is for the site's moderators."
 NO_ROLE = "Your staff account has no moderator role yet: an admin adds you to the Moderator group."

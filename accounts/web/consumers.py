@@ -3,8 +3,8 @@ from django.template.loader import render_to_string
 
 from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket
 
-from .presence import GROUP, Presence
-from .sockets import ClosedOnBan, join_user_group, leave_user_group
+from ..users.presence import GROUP, Presence
+from ..users.sockets import ClosedOnBan, join_user_group, leave_user_group
 
 
 class OnlineConsumer(ClosedOnBan, AsyncWebsocketConsumer):

@@ -70,7 +70,7 @@ def lift_ban(user) -> None:
 
 def lift_expired_ban(username: str) -> bool:
     """A timed ban whose end has passed is lifted when the player next tries to log in
-    (accounts.backends). It was the moderator's decision, so it is not audited again."""
+    (accounts.users.backends). It was the moderator's decision, so it is not audited again."""
     users = get_user_model().objects
     with transaction.atomic():
         user = (

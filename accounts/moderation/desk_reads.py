@@ -1,4 +1,4 @@
-"""What the moderator's desk reads (accounts/desk_views.py): the queue of open reports, one report with
+"""What the moderator's desk reads (accounts/web/desk_views.py): the queue of open reports, one report with
 its context (the conversation around a reported message, or the game a player was reported from), and
 the reported player's history. Reads only: every change goes through the moderation services.
 """
@@ -14,8 +14,8 @@ from django.db.models import Q, QuerySet
 from accounts.moderation.models import Report
 from games.models import ChatMessage, Game, Seat
 
-from .models import User
-from .moderation.audit import AuditLog
+from ..models import User
+from .audit import AuditLog
 
 # Messages shown around a reported one (as the admin shows them).
 CONTEXT_BEFORE, CONTEXT_AFTER = 8, 4
@@ -162,7 +162,7 @@ def history(player: User, *, besides: Report, with_coins: bool) -> History:
 
 def coins_of(user_id: int) -> Coins:
     """The balance and the last movements of the player's wallet (read only: no wallet is made)."""
-    from .ledger.models import LedgerAccount, LedgerEntry
+    from ..ledger.models import LedgerAccount, LedgerEntry
 
     wallet = LedgerAccount.objects.filter(kind=LedgerAccount.Kind.WALLET, user_id=user_id).first()
     if wallet is None:

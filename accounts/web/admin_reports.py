@@ -16,11 +16,10 @@ from django.utils.html import format_html, format_html_join
 
 from games.models import ChatMessage, Seat
 
-from . import desk_reads
+from ..moderation import desk_reads, reports
+from ..moderation.errors import ModerationError
+from ..moderation.models import Report
 from .admin_forms import DURATIONS, ends_after
-from .moderation import reports
-from .moderation.errors import ModerationError
-from .moderation.models import Report
 
 if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldGroups, _FieldOpts, _FieldsetSpec

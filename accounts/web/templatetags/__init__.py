@@ -1,0 +1,2 @@
+"""Accounts' template libraries; Django finds them through the app's templatetags/ package, which
+re-exports each one's `register`."""
