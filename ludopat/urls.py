@@ -14,7 +14,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.web.urls")),
     path("desk/", include("accounts.web.desk_urls")),
-    path("leaderboard/", include("leaderboard.urls")),
+    path("leaderboard/", include("leaderboard.web.urls")),
     path("u/<username:username>/", include("accounts.web.profile_urls")),
     path("", include("games.web.urls")),
     path("", include("games.web.staking_urls")),

@@ -12,10 +12,9 @@ from django.urls import reverse
 from games.models import RULESETS
 from ludopat.read_replica import reads_from_replica
 
-from .forms import LeaderboardForm
-from .models import ALL_RULESETS, Board
-from .ratings.board import rating_board
-from .standings import (
+from ..models import ALL_RULESETS, Board
+from ..ratings.board import rating_board
+from ..standings import (
     BOARD_CHOICES,
     RULESET_CHOICES,
     add_more_points,
@@ -26,6 +25,7 @@ from .standings import (
     windows,
     with_ranks,
 )
+from .forms import LeaderboardForm
 
 PER_PAGE = 25
 RATING_DEFAULT = "classic"

@@ -10,7 +10,7 @@ from django import forms
 from games.models import RULESETS
 from ludopat.numbers import AsciiIntegerField
 
-from .standings import BOARD_CHOICES, RULESET_CHOICES
+from ..standings import BOARD_CHOICES, RULESET_CHOICES
 
 SEARCH_MAX = 150  # a username is at most 150 characters
 
