@@ -3,9 +3,9 @@
 One job per module; import the module you need (`from accounts.moderation import bans`). This file
 imports nothing: accounts.models imports the package's models, so the package must load without the
 services. Moderation sits above the games, the leaderboard and staking and calls their services; the
-reads of a mute or a ban that those need are in accounts.users.sanctions, below them all. Its admin pages
-are the web layer's (accounts/web/admin.py, accounts/web/admin_reports.py, accounts/web/admin_actions.py,
-accounts/web/admin_forms.py, games/web/admin.py).
+reads of a mute or a ban that those need are in accounts.users.sanctions, below them all. Its pages
+are the endpoints' (the desk in accounts/web/desk_views.py; the admin's in accounts/web/admin.py,
+admin_reports.py, admin_actions.py, admin_forms.py, and games/web/admin.py).
 
     errors        ModerationError, the refusal every service here raises
     guards        permission, the account's lock and who may act on whom, the reason asked for
@@ -21,4 +21,5 @@ accounts/web/admin_forms.py, games/web/admin.py).
     collusion     the flagged pairs of accounts
     audit         AuditLog (append-only) and `record`
     roles         the Moderator and Admin groups and their permissions
+    desk_reads    what the moderator's desk reads: the queue, a report in context, a player's history
 """

@@ -16,10 +16,9 @@ the leaderboard below them: pyproject.toml's import contracts):
     sweeper     withdrawing entries nobody is waiting at
     signals     leaving an account withdraws its entry
     lobby       what the staked lobby reads
-    forms       the lobby's forms
 
-games/apps.py registers the settlement, the checks and the signals when the app is ready. The views
-and URLs are the web layer's (games/web/staking_views.py, games/web/staking_urls.py), the template tags
-games/web/templatetags/staking.py. This module imports nothing: games.models imports `models` while Django
+games/apps.py registers the settlement, the checks and the signals when the app is ready. The views,
+URLs and forms are the endpoints' (games/web/staking_views.py, games/web/staking_urls.py,
+games/web/staking_forms.py), the template tags games/web/templatetags/staking.py. This module imports nothing: games.models imports `models` while Django
 loads the models, before the rest could be imported.
 """

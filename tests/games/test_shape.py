@@ -2,7 +2,10 @@
 every first-party app in INSTALLED_APPS (and the project package where it says so).
 
 - every first-party module is named by the layers contract (pyproject.toml, checked by `lint-imports`),
-  so a new module can't escape it;
+  so a new module can't escape it; its top layer is the endpoints (every app's web/ package and what
+  Django and Celery find by name), so nothing below imports one;
+- the games' and accounts' roots hold their models, app config and packages, and only the modules
+  Django and Celery find there by name (docs/architecture.md, "Layout");
 - no app code outside migrations finds a model or a module by a string (`apps.get_model`,
   `import_string`, `importlib`): such an edge is one the contract can't see;
 - games/actions/ modules import one another without a circle (tasks are queued by name);
@@ -79,6 +82,46 @@ def test_every_first_party_module_is_named_by_a_layer():
 
     loose = [m for m in modules if not in_a_layer(m) and not holds_layers(m)]
     assert not loose, f"name these modules in a layer of pyproject.toml's contract: {loose}"
+
+
+# What Django and Celery find at an app's root by its name, and the project's own entry points.
+DISCOVERED = {"admin", "apps", "tasks", "templatetags", "management"}
+PROJECT_ENDPOINTS = {"urls", "asgi", "routing", "views", "ops_views"}
+
+
+def test_the_top_layer_is_the_endpoints():
+    """Each app's web/ package is in the top layer, beside only what is found by name, so the
+    contract keeps every module below from importing an endpoint."""
+    contract = next(c for c in _import_linter()["contracts"] if c["type"] == "layers")
+    top = {name.strip() for name in re.split(r"[:|]", contract["layers"][0]) if name.strip()}
+    assert {f"{path.name}.web" for path in APPS} <= top, top
+    odd = [
+        name
+        for name in top
+        if not (
+            name.count(".") == 1
+            and (
+                (name.split(".")[0] == PROJECT.name and name.split(".")[1] in PROJECT_ENDPOINTS)
+                or (
+                    name.split(".")[0] != PROJECT.name
+                    and name.split(".")[1] in {"web", *DISCOVERED}
+                )
+            )
+        )
+    ]
+    assert not odd, f"only endpoints belong to the top layer: {odd}"
+
+
+def test_an_app_root_holds_its_models_config_and_packages():
+    # The games' and accounts' roots; the leaderboard's services are still at its root.
+    loose = [
+        str(path.relative_to(ROOT))
+        for app in APPS
+        if app.name in {"games", "accounts"}
+        for path in app.glob("*.py")
+        if path.stem not in {"__init__", "models", *DISCOVERED}
+    ]
+    assert not loose, f"put these in a package of the app: {loose}"
 
 
 def _finds_by_string(node: ast.AST) -> bool:
