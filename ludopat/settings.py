@@ -222,10 +222,10 @@ LOGOUT_REDIRECT_URL = "home"
 
 # A second factor (docs/moderation.md, "A second factor"): an authenticator app (TOTP) and single-use
 # recovery codes, from django-otp. Its middleware, right after Django's, tells each request whether a
-# device verified the session; the admin site is ours (accounts/admin_site.py): like the desk, it
+# device verified the session; the admin site is ours (accounts/web/admin_site.py): like the desk, it
 # refuses a staff session that no device verified. One block, so the lists above stay as they read.
 INSTALLED_APPS = [
-    "accounts.admin_site.AdminConfig" if app == "django.contrib.admin" else app
+    "accounts.web.admin_site.AdminConfig" if app == "django.contrib.admin" else app
     for app in INSTALLED_APPS
 ] + ["django_otp", "django_otp.plugins.otp_totp", "django_otp.plugins.otp_static"]
 MIDDLEWARE.insert(

@@ -19,10 +19,10 @@ from accounts.moderation.models import Report
 from ..moderation import desk_reads
 from ..moderation.errors import ModerationError
 from ..moderation.reports import do_resolve_report
-from ..two_factor import is_verified
-from ..two_factor_views import second_factor_needed
 from ..users.sanctions import when
+from ..users.two_factor import is_verified
 from .desk_forms import ResolveForm
+from .two_factor_views import second_factor_needed
 
 NOT_STAFF = "The moderator's desk is for the site's moderators."
 NO_ROLE = "Your staff account has no moderator role yet: an admin adds you to the Moderator group."

@@ -3,8 +3,7 @@ from django.urls import path
 
 import ludopat.converters  # noqa: F401  (registers <id>, <token>)
 
-from .. import two_factor_views
-from . import views, wallet_views
+from . import two_factor_views, views, wallet_views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),

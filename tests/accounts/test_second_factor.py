@@ -18,9 +18,9 @@ from django.utils import timezone
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts import two_factor
 from accounts.moderation.roles import MODERATOR, ensure_roles
-from accounts.two_factor_views import TOO_MANY_CODES
+from accounts.users import two_factor
+from accounts.web.two_factor_views import TOO_MANY_CODES
 from tests.factories import code_now, verified_client, with_authenticator
 
 # redis_client: each test starts with the rate limits' counts empty.
@@ -195,7 +195,7 @@ def test_a_log_in_left_at_its_code_step_expires(moderator, monkeypatch):
     client = Client()
     log_in(client, moderator)
     later = time.time() + 301
-    monkeypatch.setattr("accounts.two_factor_views.time.time", lambda: later)
+    monkeypatch.setattr("accounts.web.two_factor_views.time.time", lambda: later)
     answer = client.post(CODE_PAGE, {"code": code_now()})
     assert answer.status_code == 400 and "took too long" in answer.content.decode()
     assert not logged_in(client)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from accounts.two_factor import do_reset
+from accounts.users.two_factor import do_reset
 
 
 class Command(BaseCommand):

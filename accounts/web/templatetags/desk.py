@@ -8,8 +8,8 @@ from django.utils.dateparse import parse_datetime
 from django.utils.timesince import timesince
 
 from accounts.moderation import desk_reads
-from accounts.two_factor import is_verified
 from accounts.users.sanctions import when
+from accounts.users.two_factor import is_verified
 from accounts.web.desk_views import may_use_desk
 
 register = template.Library()

@@ -22,7 +22,7 @@ class StaffAdminSite(AdminSite):
     site_title = "Ludopat moderation"
 
     def has_permission(self, request) -> bool:
-        from .two_factor import is_verified
+        from ..users.two_factor import is_verified
 
         return super().has_permission(request) and is_verified(request.user)
 
@@ -44,4 +44,4 @@ class StaffAdminSite(AdminSite):
 
 
 class AdminConfig(DjangoAdminConfig):
-    default_site = "accounts.admin_site.StaffAdminSite"
+    default_site = "accounts.web.admin_site.StaffAdminSite"

@@ -1,7 +1,7 @@
 """A second factor: an authenticator app (TOTP), and recovery codes for the day the phone is lost.
 
 Staff need one to open the desk and the admin; players may turn one on. An account with a confirmed
-authenticator is asked for a code at every log-in (accounts/two_factor_views.py). A session is verified
+authenticator is asked for a code at every log-in (accounts/web/two_factor_views.py). A session is verified
 once one of the account's devices accepted a code in it: django-otp's `login` keeps the device's id in
 the session and its middleware reads it back on each request, so deleting a device unverifies every
 session it verified. The devices are django-otp's: a TOTPDevice for the app, a StaticDevice whose

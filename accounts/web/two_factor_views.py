@@ -3,7 +3,7 @@
 An account with an authenticator is never logged in by its password alone: the password step keeps
 only "who, by which backend, since when" in the session, and the code step logs in. A staff account
 without one logs in by password (it has nothing else yet) and is sent to set one up: the desk and the
-admin stay closed to its session until a device verified it. The services are accounts/two_factor.py.
+admin stay closed to its session until a device verified it. The services are accounts/users/two_factor.py.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from django_otp import login as otp_login
 from ludopat import client_address, throttle
 from ludopat.next_url import next_in
 
-from . import two_factor
-from .two_factor import SecondFactorRefusal, is_verified
-from .web.forms import LogInForm
+from ..users import two_factor
+from ..users.two_factor import SecondFactorRefusal, is_verified
+from .forms import LogInForm
 
 PENDING = (
     "second_factor_pending"  # session: the account whose password was right, awaiting its code
