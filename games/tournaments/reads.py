@@ -3,6 +3,7 @@ split, a bracket with its matches' players, scores and rooms, a player's tournam
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -98,6 +99,28 @@ def lobby(user_id: int | None) -> dict[str, object]:
         "mine": mine,
         "rake_percent": ledger_rules.rake_percent(),
     }
+
+
+@dataclass(frozen=True)
+class HomeCard:
+    """The home page's Tournaments card: how many register and play now, and the cheapest one to join."""
+
+    registering: int
+    playing: int
+    next_one: Tournament | None
+
+
+def home_card() -> HomeCard:
+    counts = dict(
+        Tournament.objects.filter(status__in=[Tournament.Status.OPEN, Tournament.Status.PLAYING])
+        .values_list("status")
+        .annotate(n=Count("pk"))
+        .values_list("status", "n")
+    )
+    next_one = listed(Tournament.Status.OPEN, 1).first()
+    return HomeCard(
+        counts.get(Tournament.Status.OPEN, 0), counts.get(Tournament.Status.PLAYING, 0), next_one
+    )
 
 
 @dataclass
@@ -251,8 +274,23 @@ def match_link(game: Game) -> MatchLink | None:
     if match is None:
         return None
     return MatchLink(
-        match.tournament_id, str(match.tournament), round_name(match.tournament, match.round)
+        match.tournament_id,
+        f"Tournament #{match.tournament_id}",
+        round_name(match.tournament, match.round),
     )
+
+
+def of_pools(pool_ids: Iterable[int]) -> dict[int, tuple[int, int | None]]:
+    """{pool id: (tournament id, its winner's user id or None)}: what a wallet line moving coins in or
+    out of a tournament's pool links to, and whose prize line mentions the house's cut."""
+    rows = Tournament.objects.filter(pool_id__in=set(pool_ids)).values_list("pk", "pool_id")
+    by_pool = {pool: pk for pk, pool in rows}
+    winners = dict(
+        TournamentEntry.objects.filter(tournament_id__in=by_pool.values(), place=1).values_list(
+            "tournament_id", "user_id"
+        )
+    )
+    return {pool: (pk, winners.get(pk)) for pool, pk in by_pool.items()}
 
 
 def finishes_of(user_id: int, limit: int = 50) -> list[TournamentEntry]:
