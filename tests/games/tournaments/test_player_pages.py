@@ -116,7 +116,11 @@ def test_a_knocked_out_player_is_told_at_once_and_everyone_gets_the_podium(told,
     assert len(paid) == 2
     for actor in people:  # everyone in it: the podium, their finish, the final's replay
         (podium,) = [n for n in told[actor.user_id] if "is over" in n]
-        assert re.search(r"1st \w+ · 126 coins.*2nd \w+ · 54 coins.*3rd-4th", podium, re.S)
+        assert re.search(
+            r"1st <strong>\w+</strong> \(126 coins\).*2nd <strong>\w+</strong> \(54 coins\).*3rd-4th",
+            podium,
+            re.S,
+        )
         assert re.search(r'href="/replays/[\w-]+/">Watch the final(&#x27;|\')s replay', podium)
         # A prize's notice carries the new balance for the navigation (coins.js).
         assert ("data-nav-balance" in podium) is (actor.user_id in paid)
