@@ -8,12 +8,13 @@ class GamesConfig(AppConfig):
         from accounts.ledger.checks import also_check
 
         from .core.round_end_handlers import Stage, on_round_end
+        from .core.token_home_handlers import on_token_home
         from .staking import signals  # noqa: F401  (connects the receivers)
         from .staking.checks import staked_game_problems
         from .staking.commitments import also_refuse
         from .staking.settlement import settle
         from .tournaments.checks import tournament_problems
-        from .tournaments.handlers import decide_match
+        from .tournaments.handlers import decide_match, score_moved
         from .tournaments.registration import commitment_refusal
 
         # A staked round's coins, before the leaderboard records them (leaderboard/apps.py); once
@@ -21,6 +22,7 @@ class GamesConfig(AppConfig):
         # room showing that rating, or the prizes paid after the final).
         on_round_end(Stage.SETTLE, settle)
         on_round_end(Stage.FOLLOW, decide_match)
+        on_token_home(score_moved)  # a match's tokens home move on its bracket as they come
         also_check(staked_game_problems)
         also_check(tournament_problems)
         also_refuse(commitment_refusal)  # one commitment at a time: staking asks the tournaments

@@ -2,6 +2,7 @@ from django.shortcuts import render
 
 from accounts.users.presence import online_count
 from games.live.board_view import board_context
+from games.tournaments.reads import home_card
 from leaderboard.standings import week_top
 
 # The hero board shows a game in progress, so a first-time visitor sees what Ludo looks like.
@@ -14,5 +15,10 @@ HERO_POSITION = {
 
 
 def home(request):
-    context = {"online": online_count(), "week_top": week_top(), **board_context(HERO_POSITION)}
+    context = {
+        "online": online_count(),
+        "week_top": week_top(),
+        "tournaments": home_card(),
+        **board_context(HERO_POSITION),
+    }
     return render(request, "home.html", context)

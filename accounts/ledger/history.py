@@ -29,14 +29,18 @@ def summary(user_id: int) -> WalletSummary:
 
 
 def history(user_id: int) -> QuerySet[LedgerEntry]:
-    """The wallet's entries, newest first, each with its transaction, game and the house's cut."""
+    """The wallet's entries, newest first, each with its transaction, game, the house's cut and the
+    pool it moved coins in or out of (whose owner, a tournament, the page names)."""
     house_cut = LedgerEntry.objects.filter(
         transaction=OuterRef("transaction"), account__kind=LedgerAccount.Kind.HOUSE
     ).values("amount")[:1]
+    pool = LedgerEntry.objects.filter(
+        transaction=OuterRef("transaction"), account__kind=LedgerAccount.Kind.POOL
+    ).values("account_id")[:1]
     return (
         LedgerEntry.objects.filter(account=wallet_of(user_id))
         .select_related("transaction", "transaction__game")
-        .annotate(rake=Subquery(house_cut))
+        .annotate(rake=Subquery(house_cut), pool=Subquery(pool))
         .order_by("-pk")
     )
 

@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from games.tournaments.reads import of_pools
 from ludopat.numbers import page_in
 from ludopat.refusals import Refusal
 
@@ -19,8 +20,20 @@ PER_PAGE = 25
 @login_required
 def wallet(request):
     page = Paginator(history.history(request.user.pk), PER_PAGE).get_page(page_in(request.GET))
+    _name_tournaments(page.object_list, request.user.pk)
     context = {"summary": history.summary(request.user.pk), "page": page}
     return render(request, "accounts/wallet.html", context)
+
+
+def _name_tournaments(entries, user_id: int) -> None:
+    """A line that moved coins in or out of a tournament's pool links the tournament; of its prize
+    lines only the winner's mentions the house's cut (taken from the pot once, not from each share)."""
+    tournaments = of_pools(entry.pool for entry in entries if entry.pool)
+    for entry in entries:
+        if entry.pool in tournaments:
+            entry.tournament_id, winner = tournaments[entry.pool]
+            if winner != user_id:
+                entry.rake = None
 
 
 @login_required

@@ -18,6 +18,7 @@ from ..core.actors import Actor, refuse_banned, seats_of
 from ..core.errors import Conflict, NotAllowed
 from ..core.narration import colour_name, describe, seat_label, who
 from ..core.round_ends import RoundEnd
+from ..core.token_home_handlers import run_home_handlers
 from ..engine import fair
 from ..engine.bots import choose_action
 from ..models import Action, Game, Seat
@@ -118,6 +119,10 @@ AUTO_NOTES: dict[str, str] = {
 }
 
 
+# A token reaching home, or (two dice) a killer leaving the board for home with its kill.
+HOME_EVENTS = ("home", "killed")
+
+
 def _apply(
     game: Game,
     seats: list[Seat],
@@ -153,6 +158,8 @@ def _apply(
         return
     keep_step_on_commit(record_action(game, kind, seat, data, text, auto=auto, deadline=deadline))
     arm_timer(game, seats, new_state)
+    if any(event.kind in HOME_EVENTS for event in events):
+        run_home_handlers(game, new_state)
     # Not for a round's end (above): its handlers, of the layers above, may write rows these objects
     # don't hold, so the renders of that version read it afresh.
     keep_rows_on_commit(game, seats)

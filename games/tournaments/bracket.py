@@ -11,21 +11,23 @@ from __future__ import annotations
 
 import random
 
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.ledger import pools
 from accounts.ledger import rules as ledger_rules
+from accounts.ledger.history import balance_of
 
 from ..actions.setup import SeatSpec, TimerSpec, create_game, start_round
 from ..actions.state import seats_in
 from ..core.actors import Actor
 from ..core.errors import GameNotFound
 from ..core.round_ends import UNRANKED, RoundEnd
-from ..models import Game, Seat
+from ..models import Game, Round, Seat
 from . import live
 from .models import Tournament, TournamentEntry, TournamentMatch
-from .rules import place_after_losing, place_names, prizes
+from .rules import place_after_losing, prizes
 
 MATCH_PAUSES = 1  # each player's pauses per match: a bracket waits for every match
 MATCH_PAUSE_SECONDS = 30
@@ -126,7 +128,8 @@ def open_match(tournament: Tournament, match: TournamentMatch) -> None:
             [user_id],
             f"Your {round_name(tournament, match.round)} match against {opponent} has started.",
             link,
-            "Play it",
+            "Play your match",
+            tournament_id=tournament.pk,
         )
 
 
@@ -163,7 +166,8 @@ def decide(
     tournament: Tournament, match: TournamentMatch, winner: TournamentEntry, walkover: bool = False
 ) -> None:
     """`winner` won `match`: the loser's place is set; the winner is seated in the next round's match
-    (which opens once both its players are known) or, after the final, the prizes are paid."""
+    (which opens once both its players are known) or, after the final, the prizes are paid. The
+    loser is told at once where they finish and who plays on."""
     match.winner, match.walkover, match.finished = winner, walkover, timezone.now()
     match.save(update_fields=["winner", "walkover", "finished"])
     loser = match.second if winner == match.first else match.first
@@ -173,7 +177,7 @@ def decide(
     if match.round == tournament.rounds:
         winner.place = 1
         winner.save(update_fields=["place"])
-        _pay_prizes(tournament)
+        _pay_prizes(tournament, match)
         changed(tournament)
         return
     parent = TournamentMatch.objects.select_related("first__user", "second__user").get(
@@ -194,16 +198,62 @@ def decide(
             f"{round_name(tournament, parent.round)} starts when its other match ends.",
             bracket_url(tournament),
             "See the bracket",
+            tournament_id=tournament.pk,
         )
+    if loser is not None and not loser.forfeited:
+        _tell_knocked_out(tournament, match, loser, winner, parent)
+
+
+def _tell_knocked_out(
+    tournament: Tournament,
+    match: TournamentMatch,
+    loser: TournamentEntry,
+    winner: TournamentEntry,
+    parent: TournamentMatch,
+) -> None:
+    """The loser of a match before the final hears at once where they finish, what it pays (once the
+    final is decided), who plays on, and where to watch them."""
+    place = loser.place or 0
+    share = expected_prize(tournament, place)
+    paid = (
+        f"You win {share:,} coins, paid when the final ends."
+        if share
+        else "Your place pays no prize."
+    )
+    watch = parent.game.get_absolute_url() if parent.game is not None else bracket_url(tournament)
+    live.tell_on_commit(
+        [loser.user_id],
+        f"You are out of tournament #{tournament.pk}: {winner.user.username} beat you in the "
+        f"{round_name(tournament, match.round)}, and you finish {finish_of(tournament.size, place)}."
+        f" {paid} {winner.user.username} plays on in the {round_name(tournament, parent.round)}.",
+        watch,
+        "Watch them play" if parent.game is not None else "Watch the bracket",
+        tournament_id=tournament.pk,
+    )
+
+
+def expected_prize(tournament: Tournament, place: int) -> int:
+    """What the share of `place` pays out of a full pot (the prizes paid at the end may differ only if
+    a banned player's share moves)."""
+    pot = tournament.buy_in * tournament.size
+    shares = prizes(tournament.size, pot - ledger_rules.rake_of(pot))
+    return shares[place - 1] if 0 < place <= len(shares) else 0
+
+
+def finish_of(size: int, place: int) -> str:
+    """ "1st", "2nd", "3rd-4th", "5th-8th"... the finish a place shares."""
+    if place in (1, 2):
+        return ("1st", "2nd")[place - 1]
+    return f"{place}th-{min(place * 2 - 2, size)}th".replace("3th", "3rd")
 
 
 # --- the prizes --------------------------------------------------------------------------------------
 
 
-def _pay_prizes(tournament: Tournament) -> None:
+def _pay_prizes(tournament: Tournament, final: TournamentMatch) -> None:
     """The final is decided: the house's cut of the pot once, and each paid place its share of the
     rest, in one closing transaction of the pool. A banned player's share goes to the best-placed
-    player who isn't banned (their buy-in stays in the pot)."""
+    player who isn't banned (their buy-in stays in the pot). Everyone in it gets the podium."""
     pool = tournament.pool
     pot = type(pool).objects.get(pk=pool.pk).balance
     net = pot - ledger_rules.rake_of(pot)
@@ -228,13 +278,31 @@ def _pay_prizes(tournament: Tournament) -> None:
     pools.pay_prizes(pool, by_user, f"Tournament #{tournament.pk} prize")
     tournament.status = Tournament.Status.FINISHED
     tournament.finished = timezone.now()
-    names = place_names(tournament.size)
-    for index, entry in enumerate(ranked):
-        if entry.prize:
-            live.tell_on_commit(
-                [entry.user_id],
-                f"Tournament #{tournament.pk} is over: you finished {names[index]} and won "
-                f"{entry.prize:,} coins.",
-                reverse("wallet"),
-                "See your wallet",
-            )
+    _tell_podium(tournament, final)
+
+
+def _tell_podium(tournament: Tournament, final: TournamentMatch) -> None:
+    """Every player of the tournament gets the podium (1st to 3rd with their prizes), their own
+    finish, and the final's replay; a prize's notice carries the new balance for the navigation."""
+    entries = list(tournament.entries.select_related("user").order_by("place", "seed"))
+    podium = [
+        (finish_of(tournament.size, e.place), e.user.username, e.prize)
+        for e in entries
+        if e.place is not None and e.place <= 3
+    ]
+    kept = Round.objects.filter(game_id=final.game_id).order_by("-number").first()
+    replay = reverse("public_replay", args=[kept.public_id]) if kept is not None else ""
+    for entry in entries:
+        finish = finish_of(tournament.size, entry.place) if entry.place else ""
+        context = {
+            "t": tournament,
+            "key": live.notice_key(tournament.pk),
+            "finish": finish,
+            "entry": entry,
+            "podium": podium,
+            "replay": replay,
+            "bracket": bracket_url(tournament),
+            "balance": balance_of(entry.user_id) if entry.prize else None,
+        }
+        html = render_to_string("games/tournaments/_podium_notice.html", context)
+        live.tell_html_on_commit([entry.user_id], html)

@@ -1,12 +1,15 @@
 """Telling pages about a tournament, always after commit: the bracket's group (every open bracket
-page re-renders it once per version and process, games/web/consumers.py's TournamentConsumer) and a
-player's every open page (the account's group, accounts.users.sockets), for a notice such as "starting in
-10 s" or "you won: your next match is ready".
+page re-renders it once per version and process, games/web/tournament_consumer.py; a match's tokens
+home go to it as a small score update, with no new version) and a player's every open page (the
+account's group, accounts.users.sockets), for a notice such as "starting in 10 s" or "you won: your
+next match is ready". A tournament's newer notice replaces its older one on the page (site.js keeps
+one notice per `data-notice` key), so notices that no longer hold leave and none pile up.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -24,27 +27,50 @@ def bracket_group(tournament_id: int) -> str:
 
 def bracket_changed_on_commit(tournament_id: int, version: int) -> None:
     """Every open bracket page of the tournament shows `version` once this transaction commits."""
-    transaction.on_commit(lambda: _send_bracket(tournament_id, version))
+    event = {"type": "bracket.update", "tournament": tournament_id, "version": version}
+    transaction.on_commit(lambda: _send(tournament_id, event))
 
 
-def _send_bracket(tournament_id: int, version: int) -> None:
+def score_on_commit(tournament_id: int, match: str, scores: list[int]) -> None:
+    """Once this transaction commits, every open bracket page shows match `match` ("round-slot") at
+    `scores` (tokens home per side): a few bytes, no re-render of the bracket, no new version."""
+    event = {"type": "bracket.score", "match": match, "scores": scores}
+    transaction.on_commit(lambda: _send(tournament_id, event))
+
+
+def _send(tournament_id: int, event: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        event = {"type": "bracket.update", "tournament": tournament_id, "version": version}
         async_to_sync(layer.group_send)(bracket_group(tournament_id), event)
     except Exception:  # the change is committed; a page that missed it resyncs on reconnect
         log.exception("could not push tournament %s", tournament_id)
 
 
-def tell_on_commit(user_ids: list[int], text: str, link: str = "", label: str = "") -> None:
-    """Once this transaction commits, a notice at the top of every open page of these players."""
+def notice_key(tournament_id: int) -> str:
+    return f"tournament-{tournament_id}"
+
+
+def tell_on_commit(
+    user_ids: list[int],
+    text: str,
+    link: str = "",
+    label: str = "",
+    tournament_id: int | None = None,
+) -> None:
+    """Once this transaction commits, a notice at the top of every open page of these players (in
+    place of the tournament's notice before it)."""
+    context = {"text": text, "link": link, "label": label}
+    if tournament_id is not None:
+        context["key"] = notice_key(tournament_id)
+    tell_html_on_commit(user_ids, render_to_string("games/tournaments/_notice.html", context))
+
+
+def tell_html_on_commit(user_ids: list[int], html: str) -> None:
+    """Once this transaction commits, this out-of-band fragment to every open page of these players."""
     if not user_ids:
         return
-    html = render_to_string(
-        "games/tournaments/_notice.html", {"text": text, "link": link, "label": label}
-    )
 
     def send() -> None:
         for user_id in user_ids:

@@ -3,19 +3,30 @@ split, a bracket with its matches' players, scores and rooms, a player's tournam
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.ledger import rules as ledger_rules
 
-from .. import engine
 from ..models import Action, Game
 from .bracket import round_name
 from .models import Tournament, TournamentEntry, TournamentMatch
 from .rules import place_names, prizes, split_percentages, stalled_minutes
+from .scores import tokens_home
+
+
+@dataclass(frozen=True)
+class Share:
+    """One paid finish: "3rd-4th", its percent and coins for each of the `count` players sharing it."""
+
+    place: str
+    percent: str
+    coins: int
+    count: int = 1
 
 
 @dataclass(frozen=True)
@@ -24,15 +35,30 @@ class Split:
 
     pot: int
     cut: int
-    places: list[tuple[str, str, int]]  # (place, percent, coins)
+    places: list[tuple[str, str, int]]  # (place, percent, coins), one per paid player
+
+    @property
+    def shares(self) -> list[Share]:
+        """The places grouped by finish: 3rd and 4th share "3rd-4th: 90 each"."""
+        out: list[Share] = []
+        for name, percent, coins in self.places:
+            if out and out[-1].place == name:
+                out[-1] = Share(name, percent, coins, out[-1].count + 1)
+            else:
+                out.append(Share(name, percent, coins))
+        return out
+
+
+def split_for(size: int, buy_in: int) -> Split:
+    pot = buy_in * size
+    cut = ledger_rules.rake_of(pot)
+    coins = prizes(size, pot - cut)
+    names, percents = place_names(size), split_percentages(size)
+    return Split(pot, cut, list(zip(names, percents, coins, strict=True)))
 
 
 def split_of(tournament: Tournament) -> Split:
-    pot = tournament.buy_in * tournament.size
-    cut = ledger_rules.rake_of(pot)
-    coins = prizes(tournament.size, pot - cut)
-    names, percents = place_names(tournament.size), split_percentages(tournament.size)
-    return Split(pot, cut, list(zip(names, percents, coins, strict=True)))
+    return split_for(tournament.size, tournament.buy_in)
 
 
 def listed(status: str, limit: int = 50) -> QuerySet[Tournament]:
@@ -57,13 +83,44 @@ def lobby(user_id: int | None) -> dict[str, object]:
                 user_id=user_id, tournament__status__in=["open", "playing"]
             ).values_list("tournament_id", flat=True)
         )
+    finished = list(listed(Tournament.Status.FINISHED, 20))
+    winners = dict(
+        TournamentEntry.objects.filter(tournament__in=finished, place=1).values_list(
+            "tournament_id", "user__username"
+        )
+    )
+    for tournament in finished:
+        tournament.winner = winners.get(tournament.pk, "")  # type: ignore[attr-defined]
+        tournament.pot = tournament.buy_in * tournament.taken  # type: ignore[attr-defined]
     return {
         "registering": registering,
         "playing": list(listed(Tournament.Status.PLAYING, 20)),
-        "finished": list(listed(Tournament.Status.FINISHED, 20)),
+        "finished": finished,
         "mine": mine,
         "rake_percent": ledger_rules.rake_percent(),
     }
+
+
+@dataclass(frozen=True)
+class HomeCard:
+    """The home page's Tournaments card: how many register and play now, and the cheapest one to join."""
+
+    registering: int
+    playing: int
+    next_one: Tournament | None
+
+
+def home_card() -> HomeCard:
+    counts = dict(
+        Tournament.objects.filter(status__in=[Tournament.Status.OPEN, Tournament.Status.PLAYING])
+        .values_list("status")
+        .annotate(n=Count("pk"))
+        .values_list("status", "n")
+    )
+    next_one = listed(Tournament.Status.OPEN, 1).first()
+    return HomeCard(
+        counts.get(Tournament.Status.OPEN, 0), counts.get(Tournament.Status.PLAYING, 0), next_one
+    )
 
 
 @dataclass
@@ -82,17 +139,16 @@ class BracketView:
     rounds: list[tuple[str, list[MatchView]]] = field(default_factory=list)
     entries: list[TournamentEntry] = field(default_factory=list)
     split: Split | None = None
+    # Once it is over: (finish, name, prize) of 1st to 3rd, and the final's replay.
+    podium: list[tuple[str, str, int]] = field(default_factory=list)
+    final_replay: str = ""
 
 
 def _scores(game: Game | None) -> dict[int, int]:
     """{seat index: tokens home} from the room's saved state."""
     if game is None or not game.state:
         return {}
-    tokens = game.state.get("tokens", {})
-    out = {}
-    for index, colours in enumerate(game.players):
-        out[index] = sum(1 for c in colours for t in tokens.get(c, []) if t == engine.HOME)
-    return out
+    return dict(enumerate(tokens_home(game.players, game.state.get("tokens", {}))))
 
 
 def bracket(tournament: Tournament) -> BracketView:
@@ -133,7 +189,71 @@ def bracket(tournament: Tournament) -> BracketView:
     )
     for entry in view.entries:
         entry.finish = finish_name(entry)  # type: ignore[attr-defined]
+    if tournament.status == Tournament.Status.FINISHED:
+        view.podium = [
+            (e.finish, e.user.username, e.prize)  # type: ignore[attr-defined]
+            for e in view.entries
+            if e.place is not None and e.place <= 3
+        ]
+        final = view.rounds[-1][1][0] if view.rounds else None
+        view.final_replay = final.replay if final is not None else ""
     return view
+
+
+@dataclass(frozen=True)
+class MyPart:
+    """The viewer's own part of a bracket page (never part of the bracket, which is one render for
+    every viewer): their match to play, or where they stand."""
+
+    state: str  # "registered", "playing", "waiting", "out", "forfeited", "finished"
+    entry: TournamentEntry
+    finish: str = ""
+    opponent: str = ""
+    round: str = ""
+    game_id: str = ""
+    prize: int = 0
+
+
+def my_part(tournament: Tournament, user_id: int | None) -> MyPart | None:
+    """What the viewer's own part says, or None for someone not in the tournament (two small reads)."""
+    if user_id is None:
+        return None
+    entry = (
+        TournamentEntry.objects.filter(tournament=tournament, user_id=user_id)
+        .select_related("tournament")
+        .first()
+    )
+    if entry is None:
+        return None
+    finish = finish_name(entry)
+    if tournament.status == Tournament.Status.OPEN:
+        return MyPart("registered", entry)
+    if tournament.status != Tournament.Status.PLAYING:
+        return MyPart("finished", entry, finish, prize=entry.prize)
+    if entry.forfeited:
+        return MyPart("forfeited", entry, finish)
+    if entry.place is not None:
+        return MyPart("out", entry, finish, prize=_share_of(tournament, entry.place))
+    match = (
+        TournamentMatch.objects.filter(tournament=tournament, winner__isnull=True)
+        .filter(Q(first=entry) | Q(second=entry))
+        .select_related("first__user", "second__user", "game")
+        .order_by("round")
+        .first()
+    )
+    if match is None:
+        return MyPart("waiting", entry)
+    other = match.second if match.first_id == entry.pk else match.first
+    opponent = other.user.username if other is not None else ""
+    name = round_name(tournament, match.round)
+    if match.game is not None and match.game.status == Game.Status.PLAYING:
+        return MyPart("playing", entry, opponent=opponent, round=name, game_id=match.game.pk)
+    return MyPart("waiting", entry, opponent=opponent, round=name)
+
+
+def _share_of(tournament: Tournament, place: int) -> int:
+    coins = split_of(tournament).places
+    return coins[place - 1][2] if 0 < place <= len(coins) else 0
 
 
 @dataclass(frozen=True)
@@ -154,8 +274,23 @@ def match_link(game: Game) -> MatchLink | None:
     if match is None:
         return None
     return MatchLink(
-        match.tournament_id, str(match.tournament), round_name(match.tournament, match.round)
+        match.tournament_id,
+        f"Tournament #{match.tournament_id}",
+        round_name(match.tournament, match.round),
     )
+
+
+def of_pools(pool_ids: Iterable[int]) -> dict[int, tuple[int, int | None]]:
+    """{pool id: (tournament id, its winner's user id or None)}: what a wallet line moving coins in or
+    out of a tournament's pool links to, and whose prize line mentions the house's cut."""
+    rows = Tournament.objects.filter(pool_id__in=set(pool_ids)).values_list("pk", "pool_id")
+    by_pool = {pool: pk for pk, pool in rows}
+    winners = dict(
+        TournamentEntry.objects.filter(tournament_id__in=by_pool.values(), place=1).values_list(
+            "tournament_id", "user_id"
+        )
+    )
+    return {pool: (pk, winners.get(pk)) for pool, pk in by_pool.items()}
 
 
 def finishes_of(user_id: int, limit: int = 50) -> list[TournamentEntry]:

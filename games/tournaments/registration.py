@@ -182,6 +182,7 @@ def _count_down(tournament: Tournament, players: list[int]) -> None:
         f"Tournament #{tournament.pk} is full and starts in {delay:g} s.",
         bracket.bracket_url(tournament),
         "See the bracket",
+        tournament_id=tournament.pk,
     )
 
 
@@ -221,6 +222,7 @@ def leave(actor: Actor, tournament_id: object) -> Tournament:
                 f"A player left tournament #{tournament.pk}: it starts once full again.",
                 bracket.bracket_url(tournament),
                 "See the bracket",
+                tournament_id=tournament.pk,
             )
         bracket.changed(tournament)
         return tournament

@@ -72,6 +72,7 @@ def cancel_tournament(tournament: Tournament, reason: str) -> list[str]:
         f"Tournament #{tournament.pk} was cancelled ({reason}) and your buy-in came back.",
         bracket.bracket_url(tournament),
         "See the bracket",
+        tournament_id=tournament.pk,
     )
     return list(
         tournament.matches.filter(game__status=Game.Status.PLAYING).values_list(

@@ -77,4 +77,5 @@ def tell_on_commit(
         starting_in(tournament, players, now),
         bracket.bracket_url(tournament),
         "See the bracket",
+        tournament_id=tournament.pk,
     )

@@ -20,6 +20,7 @@ from ludopat import throttle
 from ludopat.refusals import Refusal
 
 from ..core.actors import actor_for
+from ..staking.tiers import limit_for, tier_choices
 from ..tournaments import reads, registration
 from ..tournaments.models import Tournament
 from ..tournaments.rules import SIZES, buy_ins
@@ -38,13 +39,43 @@ class OpenTournamentForm(forms.Form):
         self.fields["buy_in"].choices = [(b, f"{b:,} coins") for b in buy_ins()]  # type: ignore[attr-defined]
 
 
+def _chosen(raw: object, allowed: list[int], default: int | None) -> int | None:
+    return next((value for value in allowed if str(value) == str(raw)), default)
+
+
+def _opening(request: HtmxHttpRequest) -> dict[str, object]:
+    """The opening form's choices: each size, each buy-in with why this player can't use it now (a
+    new account's cap, a short wallet: the staked lobby's rule), the ones chosen (asked for in the
+    query, else 4 players at the first buy-in they may use) and the prize table of that choice."""
+    limit = tier_choices(limit_for(request.user.pk)) if request.user.is_authenticated else None
+    choices = limit or tier_choices(None)
+    open_ones = [choice.tier for choice in choices if not choice.refusal]
+    size = _chosen(request.GET.get("size"), list(SIZES), SIZES[0]) or SIZES[0]
+    buy_in = _chosen(request.GET.get("buy_in"), open_ones, open_ones[0] if open_ones else None)
+    shown = buy_in if buy_in is not None else choices[0].tier
+    return {
+        "sizes": SIZES,
+        "buy_ins": choices,
+        "size": size,
+        "buy_in": buy_in,
+        "preview": reads.split_for(size, shown),
+        "preview_size": size,
+    }
+
+
 def lobby(request: HtmxHttpRequest, form: OpenTournamentForm | None = None) -> HttpResponse:
     user_id = request.user.pk if request.user.is_authenticated else None
     context = reads.lobby(user_id)
     context["form"] = form or OpenTournamentForm()
+    context.update(_opening(request))
     if user_id is not None:
         context["summary"] = history.summary(user_id)
     return render(request, "games/tournaments/lobby.html", context)
+
+
+def prize_preview(request: HtmxHttpRequest) -> HttpResponse:
+    """The prize table of a size and buy-in, as the opening form previews it (htmx, on change)."""
+    return render(request, "games/tournaments/_prize_preview.html", _opening(request))
 
 
 def _tournament(tournament_id: int) -> Tournament:
@@ -57,7 +88,8 @@ def _tournament(tournament_id: int) -> Tournament:
 def bracket_context(tournament: Tournament, user_id: int | None) -> dict[str, object]:
     view = reads.bracket(tournament)
     mine = next((e for e in view.entries if e.user_id == user_id), None)
-    return {"view": view, "t": view.tournament, "mine": mine}
+    me = reads.my_part(tournament, user_id) if mine is not None else None
+    return {"view": view, "t": view.tournament, "mine": mine, "me": me}
 
 
 def bracket(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:

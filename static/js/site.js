@@ -15,3 +15,13 @@ document.addEventListener("click", (event) => {
   const button = event.target.closest?.("[data-confirm]");
   if (button && !window.confirm(button.dataset.confirm)) event.preventDefault();
 });
+
+// Pushed notices with a data-notice key replace the one before them (the newest comes first): a
+// tournament's "starts in 10 s" leaves once its match starts, and notices don't pile up.
+document.addEventListener("htmx:oobAfterSwap", () => {
+  const seen = new Set();
+  for (const notice of document.querySelectorAll("[data-notice]")) {
+    if (seen.has(notice.dataset.notice)) notice.remove();
+    else seen.add(notice.dataset.notice);
+  }
+});

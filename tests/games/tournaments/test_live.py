@@ -161,3 +161,61 @@ async def test_no_such_tournament_is_refused():
     ws = WebsocketCommunicator(application, "/ws/tournaments/987654/", headers=list(HOST))
     connected, code = await ws.connect()
     assert not connected and code == 4404  # the page must not retry
+
+
+def token_home(match) -> int:
+    """A token of the match's first player reaches home (the handler the move calls, in a committed
+    transaction); returns the tournament's version afterwards."""
+    from django.db import transaction
+
+    from games.actions.state import engine_state
+    from games.engine import HOME
+    from games.models import Game
+    from games.tournaments.handlers import score_moved
+
+    game = Game.objects.get(pk=match.game_id)
+    state = engine_state(game)
+    colour = game.players[0][0]
+    index = state.colours.index(colour)
+    tokens = list(state.tokens)
+    tokens[index] = (HOME, *tokens[index][1:])
+    with transaction.atomic():
+        score_moved(game, state._replace(tokens=tuple(tokens)))
+    return Tournament.objects.get(pk=match.tournament_id).version
+
+
+async def test_a_token_reaching_home_moves_the_score_on_every_bracket_without_a_new_version():
+    people = await database_sync_to_async(players)(4)
+    tournament = await database_sync_to_async(full_tournament)(people)
+    match = (await database_sync_to_async(live_matches)(tournament))[0]
+    watcher = await watch(tournament.pk)
+    await until(watcher, 'id="bracket-live"')
+
+    version = await database_sync_to_async(token_home)(match)
+    assert version == tournament.version  # the tournament's row is not written
+    pushed = await watcher.receive_from(timeout=5)
+    assert 'id="bracket-live"' not in pushed  # the score alone, not the bracket
+    assert re.search(
+        rf'id="score-{tournament.pk}-1-{match.slot}-0" hx-swap-oob="true"[^>]*><strong>1</strong> home',
+        pushed,
+    )
+    assert f'id="score-{tournament.pk}-1-{match.slot}-1"' in pushed
+    await watcher.disconnect()
+
+
+async def test_a_players_own_part_comes_with_the_bracket_and_only_to_them():
+    people = await database_sync_to_async(players)(4)
+    tournament = await database_sync_to_async(full_tournament)(people)
+    match = (await database_sync_to_async(live_matches)(tournament))[0]
+    player = await database_sync_to_async(User.objects.get)(pk=match.first.user_id)
+    mine = await watch(tournament.pk, await database_sync_to_async(session_for)(player))
+    stranger = await watch(tournament.pk)
+    first = await until(mine, 'id="bracket-live"')
+    assert 'id="my-match" hx-swap-oob="true"' in first and "Play your match" in first
+    assert 'id="my-match"' not in await until(stranger, 'id="bracket-live"')
+
+    await database_sync_to_async(lose)(match, people)  # the player resigns: out, told so
+    pushed = await until(mine, "You are out: you finish 3rd-4th.")
+    assert "Play your match" not in pushed
+    for ws in (mine, stranger):
+        await ws.disconnect()

@@ -45,7 +45,9 @@ def test_the_lobby_shows_the_split_and_a_player_joins_from_it():
     page = Client().get("/tournaments/").content.decode()
     # Pot 800, cut 80: 720 shared 50/25/12.5/12.5.
     assert "0 of 8 seats taken" in page
-    assert "360 (50%)" in page and "180 (25%)" in page and "90 (12.5%)" in page
+    # Every share is labelled: the two semi-final losers' "3rd-4th: 90 each".
+    assert "1st: 360 (50%)" in page and "2nd: 180 (25%)" in page
+    assert "3rd-4th: 90 each (12.5%)" in page
     client = logged_in(ann)
     answer = client.post(f"/tournaments/{tournament.pk}/join")
     assert answer.status_code == 302 and answer["Location"] == f"/tournaments/{tournament.pk}/"
