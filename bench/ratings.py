@@ -3,17 +3,25 @@
     .venv/bin/python bench/ratings.py                     # everything (the replay: 100,000 rounds)
     .venv/bin/python bench/ratings.py --quick             # small samples, a 5,000-round replay
     .venv/bin/python bench/ratings.py --jobs 2            # the engine games on two processes
+    .venv/bin/python bench/ratings.py --rulesets twodice --tune 7,14,28,56,105,140 --jobs 2
+                                                          # how many rated rounds find the order
 
 Three parts:
 
-1. Strengths. Computer players of known, different strengths play seeded one-on-one games, played by
-   the engine directly (no site): the `random`, `greedy` and `strong` bots, stronger in that order
-   (bench/engine.py measures strong against the others). Each rule set asked
-   (`--rulesets`, default twodice and classic) gets three sets of games, each pair of strengths
-   equally often, who starts alternating: the rated games (rated in order by the site's own rating
-   function, leaderboard.ratings.skill); ten times as many games for the empirical head-to-head win
-   rates; and the held-out games both predict. A prediction picks the player the ratings put higher
-   (or whose empirical head-to-head rate is over 50%); it is right when that player won.
+1. Strengths. Eight computer players of known, graded strengths: each decision is the `strong` bot's
+   with probability p, a random legal one (the `random` bot's) otherwise, p = 0, 1/7, ..., 1, weakest
+   first. They play seeded games through the engine directly (no site), for each rule set asked
+   (`--rulesets`, default twodice and classic) at the biggest table it seats: twodice one-on-one, as a
+   round robin (every 7 rounds each pair has met once, who starts alternating by cycle); classic at
+   two tables of four drawn anew each round. Every strength plays `--rounds` (N) rated rounds, rated
+   in order by the site's own rating function (leaderboard.ratings.skill.rate_places); the order of
+   their rating means against the true order of p gives K (strengths at their true rank) and Kendall's
+   tau. Then `--held-out-rounds` more rounds each, not rated, are predicted: for every pair of players
+   of a held-out game, the one rated higher should finish ahead; beside that, how often the true order
+   of p calls it (what knowing each player's strength would predict: about the most a rating can).
+   `--tune 7,14,...` plays instead the rated rounds of the biggest N for each of the tuning seeds
+   (`--tune-seeds`, default 1-10, apart from the reported `--seed` 23) and prints Kendall's tau after
+   each N: how the default N was chosen.
 2. U: the cost of a rating update inside `finish_round`: real rooms of 2 to 4 accounts, every player
    but one resigning (`do_resign`; the last resignation ends the round through `end_round` and
    `finish_round`, on PostgreSQL), timing the rating code that the round-end handler runs there
@@ -27,8 +35,9 @@ Three parts:
 Parts 2 and 3 use PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/ludopat_ratings,
 dropped and created anew, then migrated) and Redis (REDIS_URL, default redis://127.0.0.1:6379/11).
 
-The last line reads `ratings: order right for K of K strengths, A% of held-out 1v1 results predicted,
-U ms per update`, K and A for twodice (the other rule sets' figures are in their sections).
+The last line reads `ratings: order right for K of 8 strengths (Kendall tau T after N rated rounds
+each), A% of held-out results predicted, U ms per update`, K, T and A for twodice (the other rule
+sets' figures are in their sections).
 """
 
 from __future__ import annotations
@@ -69,7 +78,7 @@ class Strength:
 # Weakest first: the order the ratings should find. p = 0 is the `random` bot, p = 1 the `strong` one.
 STRENGTHS = [Strength(f"p={k / 7:.2f}", k / 7) for k in range(8)]
 DICE = {"twodice": 2, "classic": 1}
-ROUNDS = 70  # rated rounds each by default: see docs/ratings.md, "Measured"
+ROUNDS = 140  # rated rounds each by default: tuned over seeds 1-10 (docs/ratings.md, "Measured")
 # Rated rounds are played at the biggest table the rule set seats: twodice one-on-one, classic at
 # tables of four (rate_places with four places, as the site rates a full table).
 Job = tuple[str, tuple[int, ...], str]  # rule set, the strengths in seat order, the game's seed
@@ -152,7 +161,7 @@ def ordered(skills: list[Skill]) -> tuple[int, float]:
 
 def predicted(skills: list[Skill], games: list[tuple[int, ...]]) -> tuple[float, float]:
     """Of every pair of players in the held-out games, the % in which the one rated higher finished
-    ahead; and the % the true strengths' order calls (the most an order of strengths can call)."""
+    ahead; and the % the true strengths' order calls (about the most a rating can)."""
     calls = [
         (skills[a].mu > skills[b].mu, a > b) for places in games for a, b in combinations(places, 2)
     ]
@@ -451,8 +460,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small samples")
     parser.add_argument("--rulesets", default="twodice,classic")
-    parser.add_argument("--rounds", type=int, help="rated rounds each strength plays (N)")
-    parser.add_argument("--held-out-rounds", type=int, help="held-out rounds each strength plays")
+    parser.add_argument("--rounds", type=int, help="rated rounds each strength plays (N, 140)")
+    parser.add_argument(
+        "--held-out-rounds", type=int, help="held-out rounds each strength plays (70)"
+    )
     parser.add_argument("--update-rounds", type=int, help="rounds ended through finish_round (200)")
     parser.add_argument(
         "--replay-rounds", type=int, help="rounds in the replayed rule set (100000)"
