@@ -3,17 +3,25 @@
     .venv/bin/python bench/ratings.py                     # everything (the replay: 100,000 rounds)
     .venv/bin/python bench/ratings.py --quick             # small samples, a 5,000-round replay
     .venv/bin/python bench/ratings.py --jobs 2            # the engine games on two processes
+    .venv/bin/python bench/ratings.py --rulesets twodice --tune 7,14,28,56,105,140 --jobs 2
+                                                          # how many rated rounds find the order
 
 Three parts:
 
-1. Strengths. Computer players of known, different strengths play seeded one-on-one games, played by
-   the engine directly (no site): the `random`, `greedy` and `strong` bots, stronger in that order
-   (bench/engine.py measures strong against the others). Each rule set asked
-   (`--rulesets`, default twodice and classic) gets three sets of games, each pair of strengths
-   equally often, who starts alternating: the rated games (rated in order by the site's own rating
-   function, leaderboard.ratings.skill); ten times as many games for the empirical head-to-head win
-   rates; and the held-out games both predict. A prediction picks the player the ratings put higher
-   (or whose empirical head-to-head rate is over 50%); it is right when that player won.
+1. Strengths. Eight computer players of known, graded strengths: each decision is the `strong` bot's
+   with probability p, a random legal one (the `random` bot's) otherwise, p = 0, 1/7, ..., 1, weakest
+   first. They play seeded games through the engine directly (no site), for each rule set asked
+   (`--rulesets`, default twodice and classic) at the biggest table it seats: twodice one-on-one, as a
+   round robin (every 7 rounds each pair has met once, who starts alternating by cycle); classic at
+   two tables of four drawn anew each round. Every strength plays `--rounds` (N) rated rounds, rated
+   in order by the site's own rating function (leaderboard.ratings.skill.rate_places); the order of
+   their rating means against the true order of p gives K (strengths at their true rank) and Kendall's
+   tau. Then `--held-out-rounds` more rounds each, not rated, are predicted: for every pair of players
+   of a held-out game, the one rated higher should finish ahead; beside that, how often the true order
+   of p calls it (what knowing each player's strength would predict: about the most a rating can).
+   `--tune 7,14,...` plays instead the rated rounds of the biggest N for each of the tuning seeds
+   (`--tune-seeds`, default 1-10, apart from the reported `--seed` 23) and prints Kendall's tau after
+   each N: how the default N was chosen.
 2. U: the cost of a rating update inside `finish_round`: real rooms of 2 to 4 accounts, every player
    but one resigning (`do_resign`; the last resignation ends the round through `end_round` and
    `finish_round`, on PostgreSQL), timing the rating code that the round-end handler runs there
@@ -27,8 +35,9 @@ Three parts:
 Parts 2 and 3 use PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/ludopat_ratings,
 dropped and created anew, then migrated) and Redis (REDIS_URL, default redis://127.0.0.1:6379/11).
 
-The last line reads `ratings: order right for K of K strengths, A% of held-out 1v1 results predicted,
-U ms per update`, K and A for twodice (the other rule sets' figures are in their sections).
+The last line reads `ratings: order right for K of 8 strengths (Kendall tau T after N rated rounds
+each), A% of held-out results predicted, U ms per update`, K, T and A for twodice (the other rule
+sets' figures are in their sections).
 """
 
 from __future__ import annotations
@@ -63,112 +72,176 @@ SCRIPT = "bench/ratings.py"
 @dataclass(frozen=True)
 class Strength:
     name: str
-    level: str  # the bot whose choice is played...
-    share: float  # ...this often; `random`'s otherwise
+    share: float  # how often the strong bot's choice is played; a random legal one otherwise
 
 
-# Weakest first: the order the ratings should find. (A fourth, `greedy` half the time and `random`
-# otherwise, was as strong as `greedy` in twodice: 52% of 100 games, a coin toss that neither
-# predictor can call, so it measured the held-out sample's luck, not the ratings.)
-STRENGTHS = [
-    Strength("random", "random", 1.0),
-    Strength("greedy", "greedy", 1.0),
-    Strength("strong", "strong", 1.0),
-]
-PLAYERS = {"twodice": [["red", "green"], ["yellow", "blue"]], "classic": [["red"], ["yellow"]]}
+# Weakest first: the order the ratings should find. p = 0 is the `random` bot, p = 1 the `strong` one.
+STRENGTHS = [Strength(f"p={k / 7:.2f}", k / 7) for k in range(8)]
 DICE = {"twodice": 2, "classic": 1}
+ROUNDS = 140  # rated rounds each by default: tuned over seeds 1-10 (docs/ratings.md, "Measured")
+# Rated rounds are played at the biggest table the rule set seats: twodice one-on-one, classic at
+# tables of four (rate_places with four places, as the site rates a full table).
+Job = tuple[str, tuple[int, ...], str]  # rule set, the strengths in seat order, the game's seed
 
 
-def play(job: tuple[str, int, int, int]) -> int:
-    """One seeded game between strengths `a` (seat 0) and `b`; the winner's strength index."""
-    ruleset, a, b, seed = job
-    rng = random.Random(f"{ruleset}/{a}/{b}/{seed}")
-    seats = [STRENGTHS[a], STRENGTHS[b]]
-    state = engine.new_game(ruleset, PLAYERS[ruleset], {})
+def play(job: Job) -> tuple[int, ...]:
+    """One seeded game; the strengths in finishing order. Each decision (a roll or a move) is the
+    strong bot's with the player's probability p, else the random bot's; one generator seeded by the
+    job draws those coins, the random bot's picks and the dice, so a job always plays the same game."""
+    ruleset, table, seed = job
+    rng = random.Random(seed)
+    state = engine.new_game(ruleset, engine.seat_colours(ruleset, len(table)), {})
     while state.status != engine.FINISHED:
-        player = seats[state.turn]
-        level = player.level if rng.random() < player.share else "random"
+        level = "strong" if rng.random() < STRENGTHS[table[state.turn]].share else "random"
         action = choose_action(state, level, rng)
         if action == ROLL_ACTION:
             state, _ = engine.roll(state, [rng.randint(1, 6) for _ in range(DICE[ruleset])])
         else:
             state, _ = engine.apply_move(state, action)
-    return (a, b)[state.places[0]]
+    return tuple(table[seat] for seat in state.places)
 
 
-def schedule(ruleset: str, per_pair: int, salt: int) -> list[tuple[str, int, int, int]]:
-    """Each pair of strengths `per_pair` times, who starts alternating, in a shuffled order."""
-    jobs = []
-    for a, b in combinations(range(len(STRENGTHS)), 2):
-        for n in range(per_pair):
-            first, second = (a, b) if n % 2 == 0 else (b, a)
-            jobs.append((ruleset, first, second, salt * 1_000_000 + n))
-    random.Random(f"{ruleset}/{salt}").shuffle(jobs)
+def table_size(ruleset: str) -> int:
+    return engine.seat_counts(ruleset)[-1]
+
+
+def schedule(ruleset: str, rounds: int, seed: str) -> list[Job]:
+    """`rounds` rounds in which every strength plays once.
+
+    One-on-one: the circle method's round robin, so every 7 rounds each pair has met once, and who
+    starts a pair's game alternates from one cycle to the next. Bigger tables: each round the eight
+    are shuffled into tables (the seat order is the turn order). A schedule of N rounds is the start
+    of any longer one with the same seed, so the ratings after N rounds can be read off a longer run.
+    """
+    count, size = len(STRENGTHS), table_size(ruleset)
+    jobs: list[Job] = []
+    circle = list(range(count))
+    for r in range(rounds):
+        if size == 2:
+            flip = (r // (count - 1)) % 2
+            tables = [(circle[i], circle[-1 - i]) for i in range(count // 2)]
+            tables = [(b, a) if flip else (a, b) for a, b in tables]
+            circle = circle[:1] + circle[-1:] + circle[1:-1]
+        else:
+            order = list(range(count))
+            random.Random(f"{ruleset}/{seed}/{r}/tables").shuffle(order)
+            tables = [tuple(order[i : i + size]) for i in range(0, count, size)]
+        jobs += [(ruleset, t, f"{ruleset}/{seed}/{r}/{n}") for n, t in enumerate(tables)]
     return jobs
 
 
-def played(pool: Pool | None, jobs: list[tuple[str, int, int, int]]) -> list[tuple[int, int, int]]:
-    """(seat 0's strength, seat 1's, the winner's) per game, in the schedule's order."""
-    winners = pool.map(play, jobs, chunksize=4) if pool else [play(job) for job in jobs]
-    return [(a, b, w) for (_, a, b, _), w in zip(jobs, winners, strict=True)]
+def played(pool: Pool | None, jobs: list[Job]) -> list[tuple[int, ...]]:
+    """Each game's strengths in finishing order, in the schedule's order."""
+    return pool.map(play, jobs, chunksize=4) if pool else [play(job) for job in jobs]
 
 
-def strengths(args: argparse.Namespace, pool: Pool | None) -> dict[str, tuple[int, float, float]]:
-    """Per rule set: (strengths in the right order, ratings' held-out accuracy, head-to-head's)."""
+def rated(games: list[tuple[int, ...]]) -> list[Skill]:
+    """The strengths' skills after the games, rated in order by the site's own rating function."""
+    skills = [NEW_PLAYER] * len(STRENGTHS)
+    for places in games:
+        for who, after in zip(places, rate_places([skills[i] for i in places]), strict=True):
+            skills[who] = after
+    return skills
+
+
+def kendall_tau(found: list[int]) -> float:
+    """Kendall's tau (no ties) between the order `found` (strength indices, weakest first) and the
+    true one: (pairs in the right order - pairs in the wrong one) / pairs."""
+    pairs = list(combinations(found, 2))
+    return sum(1 if a < b else -1 for a, b in pairs) / len(pairs)
+
+
+def ordered(skills: list[Skill]) -> tuple[int, float]:
+    """(strengths at their true rank, Kendall tau) of the order of the rating means, weakest first.
+    Means, not the conservative mu - 3 sigma: every strength has played as often, so their sigmas
+    are alike, and the site shows the mean."""
+    found = sorted(range(len(skills)), key=lambda i: skills[i].mu)
+    return sum(rank == i for rank, i in enumerate(found)), kendall_tau(found)
+
+
+def predicted(skills: list[Skill], games: list[tuple[int, ...]]) -> tuple[float, float]:
+    """Of every pair of players in the held-out games, the % in which the one rated higher finished
+    ahead; and the % the true strengths' order calls (about the most a rating can)."""
+    calls = [
+        (skills[a].mu > skills[b].mu, a > b) for places in games for a, b in combinations(places, 2)
+    ]
+    return (
+        100 * sum(rating for rating, _ in calls) / len(calls),
+        100 * sum(truth for _, truth in calls) / len(calls),
+    )
+
+
+@dataclass(frozen=True)
+class Found:
+    right: int
+    tau: float
+    accuracy: float
+    ceiling: float
+
+
+def strengths(args: argparse.Namespace, pool: Pool | None) -> dict[str, Found]:
+    """Per rule set: the order the ratings find after `--rounds` rated rounds each, and how well they
+    predict the held-out games."""
     out = {}
-    pairs = len(STRENGTHS) * (len(STRENGTHS) - 1) // 2
     for ruleset in args.rulesets:
         started = time.perf_counter()
-        rated = played(pool, schedule(ruleset, args.rated_per_pair, 1))
-        head = played(pool, schedule(ruleset, 10 * args.rated_per_pair, 2))
-        held = played(pool, schedule(ruleset, args.held_out_per_pair, 3))
-        skills = dict.fromkeys(range(len(STRENGTHS)), NEW_PLAYER)
-        for a, b, winner in rated:  # the site's rating function, game by game in order
-            loser = b if winner == a else a
-            skills[winner], skills[loser] = rate_places([skills[winner], skills[loser]])
-        wins: dict[tuple[int, int], int] = defaultdict(int)
-        for a, b, winner in head:
-            wins[(winner, b if winner == a else a)] += 1
-        picks = {
-            "rating": [a if skills[a].mu > skills[b].mu else b for a, b, _ in held],
-            "head": [a if wins[(a, b)] > wins[(b, a)] else b for a, b, _ in held],
-        }
-        accuracy = {
-            name: 100 * sum(p == w for p, (_, _, w) in zip(pick, held, strict=True)) / len(held)
-            for name, pick in picks.items()
-        }
-        ranked = sorted(skills, key=lambda i: skills[i].mu)
-        right = sum(position == i for position, i in enumerate(ranked))
-        print(f"== {ruleset}: {len(STRENGTHS)} strengths, one-on-one, {pairs} pairs")
+        games = played(pool, schedule(ruleset, args.rounds, f"{args.seed}/rated"))
+        held = played(pool, schedule(ruleset, args.held_out_rounds, f"{args.seed}/held-out"))
+        skills = rated(games)
+        right, tau = ordered(skills)
+        accuracy, ceiling = predicted(skills, held)
+        size = table_size(ruleset)
         print(
-            f"   games: {len(rated)} rated ({args.rated_per_pair} a pair), {len(head)} for the "
-            f"head-to-head rates (10x), {len(held)} held out ({args.held_out_per_pair} a pair); "
+            f"== {ruleset}: {len(STRENGTHS)} strengths (the strong bot's choice with probability p, "
+            f"else a random one), {'one-on-one' if size == 2 else f'tables of {size}'}"
+        )
+        print(
+            f"   games: {len(games)} rated ({args.rounds} rounds each), {len(held)} held out "
+            f"({args.held_out_rounds} rounds each); {time.perf_counter() - started:.0f} s"
+        )
+        for i, s in enumerate(skills):
+            print(
+                f"   {STRENGTHS[i].name}  rating {s.shown:5d}  (mu {s.mu:6.2f}, sigma {s.sigma:4.2f})"
+            )
+        print(f"   order right for {right} of {len(STRENGTHS)} strengths, Kendall tau {tau:.2f}")
+        print(
+            f"   held-out results predicted (each pair of players of a held-out game: who finished "
+            f"ahead): ratings {accuracy:.1f}%, the true order {ceiling:.1f}%"
+        )
+        print(
+            f"   reproduce: {SCRIPT} --rulesets {ruleset} --rounds {args.rounds} "
+            f"--held-out-rounds {args.held_out_rounds} --seed {args.seed} --no-site"
+        )
+        out[ruleset] = Found(right, tau, accuracy, ceiling)
+    return out
+
+
+def tune(args: argparse.Namespace, pool: Pool | None) -> None:
+    """For each tuning seed, the rated rounds of the longest N asked, and the order after each N
+    asked (a shorter schedule is the start of a longer one): how many rounds the ratings need."""
+    checkpoints = sorted(int(n) for n in args.tune.split(","))
+    first, last = (int(n) for n in args.tune_seeds.split("-"))
+    seeds = range(first, last + 1)
+    for ruleset in args.rulesets:
+        per_table = table_size(ruleset)
+        found: dict[int, list[tuple[int, float]]] = defaultdict(list)
+        started = time.perf_counter()
+        for seed in seeds:
+            games = played(pool, schedule(ruleset, checkpoints[-1], f"{seed}/rated"))
+            per_round = len(STRENGTHS) // per_table
+            for n in checkpoints:
+                found[n].append(ordered(rated(games[: n * per_round])))
+        print(
+            f"== tuning {ruleset}: seeds {first}-{last} ({len(seeds)} runs), "
             f"{time.perf_counter() - started:.0f} s"
         )
-        for i in range(len(STRENGTHS)):
-            s: Skill = skills[i]
+        for n in checkpoints:
+            taus = [tau for _, tau in found[n]]
             print(
-                f"   {STRENGTHS[i].name:22s} rating {s.shown:5d}  (mu {s.mu:6.2f}, sigma {s.sigma:4.2f})"
+                f"   N {n:4d}: Kendall tau mean {statistics.mean(taus):.2f}, lowest {min(taus):.2f}, "
+                f">= 0.9 in {sum(t >= 0.9 for t in taus)} of {len(taus)}; order right for "
+                f"{statistics.mean(r for r, _ in found[n]):.1f} of {len(STRENGTHS)} on average"
             )
-        for a, b in combinations(range(len(STRENGTHS)), 2):
-            total = wins[(a, b)] + wins[(b, a)]
-            print(
-                f"   {STRENGTHS[b].name:>22s} beat {STRENGTHS[a].name:22s} in "
-                f"{100 * wins[(b, a)] / total:5.1f}% of {total} head-to-head games"
-            )
-        print(f"   order right for {right} of {len(STRENGTHS)} strengths")
-        print(
-            f"   held-out results predicted: ratings {accuracy['rating']:.1f}%, empirical head-to-head "
-            f"{accuracy['head']:.1f}% (target: ratings >= head-to-head - 3"
-            f"{', and > 60' if ruleset == 'twodice' else ''}: "
-            f"{'met' if accuracy['rating'] >= accuracy['head'] - 3 else 'MISSED'})"
-        )
-        print(
-            f"   reproduce: {SCRIPT} --rulesets {ruleset} --rated-per-pair {args.rated_per_pair} "
-            f"--held-out-per-pair {args.held_out_per_pair} --no-site"
-        )
-        out[ruleset] = (right, accuracy["rating"], accuracy["head"])
-    return out
 
 
 # --- the site's part: updates inside finish_round, and a replay --------------------------------------
@@ -387,21 +460,27 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small samples")
     parser.add_argument("--rulesets", default="twodice,classic")
-    parser.add_argument("--rated-per-pair", type=int, help="rated games per pair of strengths (10)")
-    parser.add_argument("--held-out-per-pair", type=int, help="held-out games per pair (30)")
+    parser.add_argument("--rounds", type=int, help="rated rounds each strength plays (N, 140)")
+    parser.add_argument(
+        "--held-out-rounds", type=int, help="held-out rounds each strength plays (70)"
+    )
     parser.add_argument("--update-rounds", type=int, help="rounds ended through finish_round (200)")
     parser.add_argument(
         "--replay-rounds", type=int, help="rounds in the replayed rule set (100000)"
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the engine games")
-    parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument("--seed", type=int, default=23, help="the games' and the site part's seed")
+    parser.add_argument(
+        "--tune", help="N values (2,7,...): the order after each, over --tune-seeds"
+    )
+    parser.add_argument("--tune-seeds", default="1-10", help="tuning seeds, apart from --seed")
     parser.add_argument("--no-site", action="store_true", help="the strengths only (no database)")
     parser.add_argument("--no-strengths", action="store_true", help="the site's part only")
     args = parser.parse_args()
     args.rulesets = args.rulesets.split(",")
     quick = args.quick
-    args.rated_per_pair = args.rated_per_pair or (6 if quick else 10)
-    args.held_out_per_pair = args.held_out_per_pair or (10 if quick else 30)
+    args.rounds = args.rounds or (14 if quick else ROUNDS)
+    args.held_out_rounds = args.held_out_rounds or (14 if quick else 70)
     args.update_rounds = args.update_rounds or (50 if quick else 200)
     args.replay_rounds = (
         args.replay_rounds if args.replay_rounds is not None else (5_000 if quick else 100_000)
@@ -411,17 +490,22 @@ def main() -> int:
         f"machine: {os.cpu_count()} CPUs, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the start"
     )
 
-    found: dict[str, tuple[int, float, float]] = {}
+    found: dict[str, Found] = {}
+    if args.tune:
+        with Pool(args.jobs) if args.jobs > 1 else nullpool() as pool:
+            tune(args, pool)
+        return 0
     if not args.no_strengths:
         with Pool(args.jobs) if args.jobs > 1 else nullpool() as pool:
             found = strengths(args, pool)
     median = float("nan") if args.no_site else site(args)
     print(f"machine: load average {os.getloadavg()[0]:.1f} at the end")
     if found:
-        right, _, _ = headline = found.get("twodice") or next(iter(found.values()))
+        head = found.get("twodice") or next(iter(found.values()))
         print(
-            f"ratings: order right for {right} of {len(STRENGTHS)} strengths, "
-            f"{headline[1]:.0f}% of held-out 1v1 results predicted, {median:.1f} ms per update"
+            f"ratings: order right for {head.right} of {len(STRENGTHS)} strengths (Kendall tau "
+            f"{head.tau:.2f} after {args.rounds} rated rounds each), {head.accuracy:.0f}% of held-out "
+            f"results predicted, {median:.1f} ms per update"
         )
     return 0
 
