@@ -17,11 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import BaseChannelLayer, get_channel_layer
-from redis.exceptions import RedisError
+from channels.layers import BaseChannelLayer
 
-from ludopat import metrics
+from ludopat import metrics, push
 
 from . import presence
 
@@ -154,14 +152,9 @@ def presence_event(skip: str = "") -> dict[str, Any]:
 async def presence_changed(layer: BaseChannelLayer, game_id: str, skip: str = "") -> None:
     """The async form for consumers, which hold their channel layer; `skip` is the connection that
     came (it knows it is here)."""
-    try:
-        await layer.group_send(group_name(game_id), presence_event(skip))
-    except (OSError, RedisError) as error:
-        log.warning(
-            "channel layer unreachable (%s): could not push presence of game %s", error, game_id
-        )
-    except Exception:
-        log.exception("could not push presence of game %s", game_id)
+    await push.send_async(
+        group_name(game_id), presence_event(skip), about=f"game {game_id}", layer=layer
+    )
 
 
 def presence_lapsed(game_id: str) -> None:
@@ -183,21 +176,4 @@ def floor_pushed(game_id: str, version: int, size: int, skip: str = "") -> None:
 
 def _send(game_id: str, event: dict[str, Any]) -> bool:
     """Push `event` to the game's group; False if it could not be (no layer, Redis unreachable)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return False
-    try:
-        async_to_sync(layer.group_send)(group_name(game_id), event)
-    except (OSError, RedisError) as error:
-        # All of Redis, or the shard of the game's group, is gone (CHANNEL_LAYER_REDIS_URLS): the
-        # game's open pages are closed and reconnect (games/web/consumers.py) and resync when it is back.
-        log.warning(
-            "channel layer unreachable (%s): could not push %s to game %s",
-            error,
-            event["type"],
-            game_id,
-        )
-    except Exception:  # a viewer resyncs on its next connection or gap; the change is saved
-        log.exception("could not push %s to game %s", event["type"], game_id)
-        return False
-    return True
+    return push.send(group_name(game_id), event, about=f"game {game_id}")

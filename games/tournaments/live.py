@@ -6,16 +6,11 @@ player's every open page (the account's group, accounts.users.sockets), for a no
 
 from __future__ import annotations
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 
 from accounts.users.sockets import send_to_account
-
-log = logging.getLogger(__name__)
+from ludopat import push
 
 
 def bracket_group(tournament_id: int) -> str:
@@ -23,19 +18,10 @@ def bracket_group(tournament_id: int) -> str:
 
 
 def bracket_changed_on_commit(tournament_id: int, version: int) -> None:
-    """Every open bracket page of the tournament shows `version` once this transaction commits."""
-    transaction.on_commit(lambda: _send_bracket(tournament_id, version))
-
-
-def _send_bracket(tournament_id: int, version: int) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        event = {"type": "bracket.update", "tournament": tournament_id, "version": version}
-        async_to_sync(layer.group_send)(bracket_group(tournament_id), event)
-    except Exception:  # the change is committed; a page that missed it resyncs on reconnect
-        log.exception("could not push tournament %s", tournament_id)
+    """Every open bracket page of the tournament shows `version` once this transaction commits (a
+    page that missed it resyncs on reconnect)."""
+    event = {"type": "bracket.update", "tournament": tournament_id, "version": version}
+    push.send_on_commit(bracket_group(tournament_id), event, about=f"tournament {tournament_id}")
 
 
 def tell_on_commit(user_ids: list[int], text: str, link: str = "", label: str = "") -> None:
