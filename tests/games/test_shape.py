@@ -12,7 +12,7 @@ every first-party app in INSTALLED_APPS (and the project package where it says s
 - `finish_round` is the only code that ends a round (sets a finished status or writes the places), and
   only `end_round` calls it: every way a round ends is the one call that also records the action, saves
   and tells the viewers, and no caller records or saves the game by hand after it (issue 18);
-- games.core.broadcast is the only code that pushes to a channel group.
+- ludopat.push is the only code that pushes to a channel group (every app's pushes go through it).
 """
 
 from __future__ import annotations
