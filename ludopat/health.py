@@ -27,12 +27,13 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from functools import cache
 from typing import cast
 
 import redis
 from django.conf import settings
 from django.db import connections
+
+from .redis_clients import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -112,13 +113,8 @@ def database(line: _Line | None = None) -> str:
             line.release()
 
 
-@cache
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_connect_timeout=TIMEOUT, socket_timeout=TIMEOUT)
-
-
-def client() -> redis.Redis:
-    return _client(settings.REDIS_URL)
+def _client(url: str | None = None) -> redis.Redis:
+    return redis_client(url, timeout=TIMEOUT)
 
 
 def redis_and_celery(url: str | None = None) -> tuple[str, str]:
@@ -126,7 +122,7 @@ def redis_and_celery(url: str | None = None) -> tuple[str, str]:
     SWEEP_STALE_AFTER seconds: no worker, or no beat; 'unknown' while Redis is down). One GET: its
     answer says Redis answers too."""
     try:
-        last = _client(url or settings.REDIS_URL).get(SWEEP_KEY)
+        last = _client(url).get(SWEEP_KEY)
     except redis.RedisError as error:
         log.warning("health: Redis is unreachable (%s)", error)
         return "down", "unknown"
@@ -184,7 +180,7 @@ def _within(budget: float, checks: dict[str, Callable[[], object]]) -> dict[str,
 def swept() -> None:
     """A deadline sweep ran (games.tasks.sweep_deadlines): the heartbeat `redis_and_celery` reads."""
     try:
-        client().set(SWEEP_KEY, repr(time.time()), ex=int(SWEEP_STALE_AFTER * 6))
+        _client().set(SWEEP_KEY, repr(time.time()), ex=int(SWEEP_STALE_AFTER * 6))
     except redis.RedisError as error:  # the sweep's own work is done; only the heartbeat is lost
         log.warning("health: could not record the sweep's heartbeat (%s)", error)
 

@@ -8,11 +8,10 @@ People, not tabs, are counted: two tabs of one account are one player online.
 from __future__ import annotations
 
 import time
-from functools import cache
 
 import redis
-import redis.asyncio as aioredis
-from django.conf import settings
+
+from ludopat.redis_clients import async_redis_client, redis_client
 
 KEY = "ludopat:online"
 STALE_SECONDS = 90
@@ -27,16 +26,10 @@ def _distinct(members: list) -> int:
     return len({m.decode().split("\n", 1)[0] for m in members})
 
 
-@cache
-def _sync_client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
-
-
 def online_count() -> int:
     """Players online now (0 if Redis is unreachable: the home page must render anyway)."""
     try:
-        client = _sync_client()
-        return _distinct(client.zrangebyscore(KEY, time.time() - STALE_SECONDS, "+inf"))
+        return _distinct(redis_client().zrangebyscore(KEY, time.time() - STALE_SECONDS, "+inf"))
     except redis.RedisError:
         return 0
 
@@ -45,7 +38,7 @@ class Presence:
     """Async side, used by the consumer; one client per consumer instance keeps it loop-safe."""
 
     def __init__(self) -> None:
-        self.client = aioredis.Redis.from_url(settings.REDIS_URL)
+        self.client = async_redis_client()
 
     async def seen(self, who: str, channel: str) -> int:
         now = time.time()

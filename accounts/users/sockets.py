@@ -3,17 +3,12 @@ all at once, whichever daphne process holds them."""
 
 from __future__ import annotations
 
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 
+from ludopat import push
 from ludopat.worker_threads import db_call
 
 from .sanctions import ban_notice_for
-
-log = logging.getLogger(__name__)
 
 # Close code of a connection ended by a moderator: the page must not reconnect.
 CLOSED_BY_MODERATOR = 4403
@@ -38,27 +33,17 @@ async def leave_user_group(consumer) -> None:
 
 
 def close_user_sockets(user_id: int) -> None:
-    """Ask every connection of the account to close (after commit: the ban is in the database)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(user_group(user_id), {"type": "account.closed"})
-    except Exception:  # the sessions are gone already: a socket left open can't act as them
-        log.exception("could not close the sockets of user %s", user_id)
+    """Ask every connection of the account to close (after commit: the ban is in the database). A
+    socket the push misses can't act as the account: its sessions are gone already."""
+    push.send(user_group(user_id), {"type": "account.closed"}, about=f"user {user_id}")
 
 
 def send_to_account(user_id: int, html: str) -> None:
-    """Push an out-of-band fragment (a notice) to every open page of the account (after commit)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(
-            user_group(user_id), {"type": "account.notice", "html": html}
-        )
-    except Exception:  # a notice is a courtesy: the page shows the same state when next loaded
-        log.exception("could not tell user %s", user_id)
+    """Push an out-of-band fragment (a notice) to every open page of the account (after commit). A
+    notice is a courtesy: the page shows the same state when next loaded."""
+    push.send(
+        user_group(user_id), {"type": "account.notice", "html": html}, about=f"user {user_id}"
+    )
 
 
 def render_ban_notice(notice: str) -> str:

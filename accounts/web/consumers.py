@@ -1,6 +1,7 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from ludopat import push
 from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket
 
 from ..users.presence import GROUP, Presence
@@ -42,7 +43,8 @@ class OnlineConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await leave_user_group(self)
 
     async def _announce(self, count: int) -> None:
-        await self.channel_layer.group_send(GROUP, {"type": "online.count", "count": count})
+        event = {"type": "online.count", "count": count}
+        await push.send_async(GROUP, event, about="the online count", layer=self.channel_layer)
 
     async def online_count(self, event):
         await self.send(text_data=render_to_string("partials/online_count.html", event))

@@ -10,7 +10,8 @@ caches, the reads the actions share, the sentences of the log.
     public_rounds         finished rounds under their public replay id
     task_queue            Celery tasks queued by name
     presence              which seats have a player present (Redis)
-    broadcast             the one place that pushes to a game's viewers, after commit
+    broadcast             what a game's viewers are pushed, after commit (sent by ludopat.push)
+    stamp                 what a board fragment depends on: the push's and the render's one stamp
     recent, caches        the process's caches and their LRU
     selectors             reads that write nothing: a game with its seats, chat, pauses
     narration             sentences for what happened: the message line, the move log

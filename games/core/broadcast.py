@@ -1,29 +1,28 @@
-"""The one place that pushes to a game's viewers, always after the change is committed.
+"""What a game's viewers are pushed, always after the change is committed: the events of the game's
+group, sent through the site's one sender (ludopat/push.py).
 
 Actions queue these with `transaction.on_commit`; consumers call the async forms. Each event names what
-changed and carries no HTML: every consumer renders its own viewer's fragment (shared per version and
-viewpoint through games.live.fragments). A push that fails is logged, never raised: the change is saved, and a
-viewer whose page missed a version sees the gap and resyncs.
+changed and carries no HTML: every consumer renders its own viewer's fragment, and a new version's
+event carries the board's stamp (games.core.stamp, the render's own) so that connections of one
+viewpoint share one rendering (games.live.fragments). A push that fails is logged, never raised: the
+change is saved, and a viewer whose page missed a version sees the gap and resyncs.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import BaseChannelLayer, get_channel_layer
-from redis.exceptions import RedisError
+from channels.layers import BaseChannelLayer
 
-from ludopat import metrics
+from ludopat import metrics, push
 
 from . import presence
+from .stamp import Board, board_stamp
 
 if TYPE_CHECKING:
     from ..models import Game
@@ -75,57 +74,30 @@ def board_changed(game_id: str, version: int, facts: dict | None = None, skip: s
     )
 
 
-def fragment_tag(
-    round_: int, version: int, connected: Iterable[int], deadline_ms: int, extra: str = ""
-) -> str:
-    """What a board fragment depends on besides the viewpoint: round, version, presence, deadline, and
-    `extra`, what else the board shows that can change without a new version (a rematch offer)."""
-    here = ",".join(str(s) for s in sorted(connected))
-    here += f"|{deadline_ms}"  # a deadline can move without a new version
-    if extra:
-        here += f"|{extra}"
-    digest = hashlib.sha1(here.encode(), usedforsecurity=False).hexdigest()[:10]
-    return f"{round_}:{version}:{digest}"
-
-
-def epoch_ms(when: datetime | None) -> int:
-    return int(when.timestamp() * 1000) if when is not None else 0
-
-
 @dataclass(frozen=True)
 class BoardUpdate:
     """A saved version to push on commit, with what connections need to share its rendering."""
 
-    game_id: str
-    version: int
-    round: int
-    status: str
-    deadline_ms: int
+    board: Board
     skip: str
 
     @classmethod
     def of(cls, game: Game) -> BoardUpdate:
-        return cls(
-            game.pk,
-            game.version,
-            game.round,
-            game.status,
-            epoch_ms(game.deadline),
-            answering_socket(),
-        )
+        return cls(Board.of(game), answering_socket())
 
     def send(self) -> None:
-        facts: dict[str, Any] = {"status": self.status}
+        game_id, version = self.board.game_id, self.board.version
+        facts: dict[str, Any] = {"status": self.board.status}
         try:  # presence is read once here, not by every connection
-            connected = presence.connected_seats(self.game_id)
-            facts["tag"] = fragment_tag(self.round, self.version, connected, self.deadline_ms)
+            connected = presence.connected_seats(game_id)
+            facts["tag"] = board_stamp(self.board, connected)  # the render's own (games.core.stamp)
             facts["here"] = sorted(connected)  # what the connections that render show as present
             answer = _answering.get()
             if answer is not None:
-                answer.presence[(self.game_id, self.version)] = frozenset(connected)
+                answer.presence[(game_id, version)] = frozenset(connected)
         except Exception:  # unreadable: each connection renders for itself
-            log.exception("could not read the presence of game %s", self.game_id)
-        if board_changed(self.game_id, self.version, facts, self.skip):
+            log.exception("could not read the presence of game %s", game_id)
+        if board_changed(game_id, version, facts, self.skip):
             metrics.action_pushed()  # a player's action's latency ends here (ludopat/metrics.py)
 
 
@@ -154,14 +126,9 @@ def presence_event(skip: str = "") -> dict[str, Any]:
 async def presence_changed(layer: BaseChannelLayer, game_id: str, skip: str = "") -> None:
     """The async form for consumers, which hold their channel layer; `skip` is the connection that
     came (it knows it is here)."""
-    try:
-        await layer.group_send(group_name(game_id), presence_event(skip))
-    except (OSError, RedisError) as error:
-        log.warning(
-            "channel layer unreachable (%s): could not push presence of game %s", error, game_id
-        )
-    except Exception:
-        log.exception("could not push presence of game %s", game_id)
+    await push.send_async(
+        group_name(game_id), presence_event(skip), about=f"game {game_id}", layer=layer
+    )
 
 
 def presence_lapsed(game_id: str) -> None:
@@ -183,21 +150,4 @@ def floor_pushed(game_id: str, version: int, size: int, skip: str = "") -> None:
 
 def _send(game_id: str, event: dict[str, Any]) -> bool:
     """Push `event` to the game's group; False if it could not be (no layer, Redis unreachable)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return False
-    try:
-        async_to_sync(layer.group_send)(group_name(game_id), event)
-    except (OSError, RedisError) as error:
-        # All of Redis, or the shard of the game's group, is gone (CHANNEL_LAYER_REDIS_URLS): the
-        # game's open pages are closed and reconnect (games/web/consumers.py) and resync when it is back.
-        log.warning(
-            "channel layer unreachable (%s): could not push %s to game %s",
-            error,
-            event["type"],
-            game_id,
-        )
-    except Exception:  # a viewer resyncs on its next connection or gap; the change is saved
-        log.exception("could not push %s to game %s", event["type"], game_id)
-        return False
-    return True
+    return push.send(group_name(game_id), event, about=f"game {game_id}")

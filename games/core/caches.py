@@ -16,8 +16,8 @@ a cache impossible to get wrong, and every cache of the process follows them:
    (each change a player can see appends one action and bumps it; rule 1 keeps uncommitted versions
    out), so what depends on the game alone is keyed by (game, round, version). A board fragment also
    shows what changes without a new version: presence, the deadline, a rematch offer, and the names
-   (a rename commits in any process); its tag holds all of them, and a fragment is served only for
-   the same tag. Actions check the version only (games.actions.core.check_version).
+   (a rename commits in any process); its stamps hold all of them (games.core.stamp, the push's
+   and the render's one), and a fragment is served only for the same stamps. Actions check the version only (games.actions.core.check_version).
    ROWS are read for the pushes of a version only (`game_and_seats_at`): every other render (a page,
    a POST's answer, the push of a change that makes no new version, such as presence, a deadline or a
    rename) reads the game afresh and replaces them, so a socket's next render of that version shows
@@ -30,14 +30,16 @@ a cache impossible to get wrong, and every cache of the process follows them:
 | HISTORIES | (game, round, version)   | History (last token, roll, log, kept    | on commit of the render's read|
 |           |                          | rounds)                                 | (games.live.history)          |
 | FRAGMENTS | "live:{game}:{viewpoint}"| (tag, names tag, HTML): newest only     | on commit of the render       |
+| GROUNDS   | the ground's key         | a board's ground (SVG): the same for    | when first drawn (a pure      |
+|           |                          | every board of a layout                 | function of the layout)       |
 | STEPS     | (game, version)          | Step: the roll or move that made it     | on commit of that action      |
 | ROWS      | (game, version)          | Rows: the game and seats as read        | on commit of any read of them |
 |           |                          | once committed                          | (games.core.selectors.             |
 |           |                          |                                         | game_and_seats), the newest   |
 |           |                          |                                         | read replacing it             |
 
-Each is a bounded LRU (games.core.recent.Recent) shared by the threads of the process. Tests empty them all
-with `clear_all`.
+Each but GROUNDS is a bounded LRU (games.core.recent.Recent) shared by the threads of the process; tests
+empty them with `clear_all` (GROUNDS, never stale, stays with the memoised drawing that fills it).
 """
 
 from __future__ import annotations
@@ -91,6 +93,13 @@ STEPS: Recent[tuple[str, int], Step] = Recent(2048)
 # (game, viewpoint) fragments: about 30 KB each, so at most some 30 MB. Only the newest of each is read
 # again (a new version replaces the last), each with its tag and the tag of the names it shows.
 FRAGMENTS: Recent[str, tuple[str, str, str]] = Recent(1000)
+
+# Each board's ground (the yards, squares and centre under the tokens) by its key, as the boards carry
+# it: a push to a page that shows that ground already carries an empty placeholder instead
+# (games.live.fragments.for_page_showing), about 15 KB of a board's 26. Put by the drawing that makes
+# it (games.live.board_view), a pure function of which colours play where, so it needs no commit and
+# is never stale; a few dozen layouts in all.
+GROUNDS: dict[str, str] = {}
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Collection, Iterable
-from functools import cache
 from typing import TYPE_CHECKING, cast
 
 import redis
 from django.conf import settings
+
+from ludopat.redis_clients import redis_client
 
 from .task_queue import send_task
 
@@ -50,14 +51,8 @@ def _key(game_id: str) -> str:
     return f"ludopat:game:{game_id}:seats"
 
 
-@cache
-def _client(url: str) -> redis.Redis:
-    # Short timeouts: an unreachable Redis must cost a page a moment, not a hung worker.
-    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
-
-
 def client() -> redis.Redis:
-    return _client(settings.REDIS_URL)  # type: ignore[misc]  # set through globals() in settings
+    return redis_client()
 
 
 def closed_grace() -> float:

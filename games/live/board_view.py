@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from .. import engine
+from ..core import caches
 from .board_layout import COLOURS, board_cells, token_cell, track_cell, yards
 from .board_layout import home_column_cells as _column
 from .board_pieces import pieces_svg
@@ -149,11 +150,6 @@ def board_context(
     }
 
 
-# Each ground as boards carry it, by its key: a push to a page that shows that ground already carries
-# an empty placeholder instead (games.live.fragments.for_page_showing), about 15 KB of a board's 26.
-GROUNDS: dict[str, str] = {}
-
-
 @lru_cache(maxsize=64)
 def _ground(corner_colour_items: tuple, playing: frozenset, has_ruleset: bool) -> str:
     """The board under the tokens (yards, squares, centre), rendered once per layout and process: it
@@ -188,7 +184,7 @@ def _ground(corner_colour_items: tuple, playing: frozenset, has_ruleset: bool) -
     key = hashlib.sha1(inner.encode(), usedforsecurity=False).hexdigest()[:12]
     # The template's own output (escaped by it) in a group the pushes can leave out by its key.
     markup = mark_safe(f'<g id="board-ground" data-ground="{key}">{inner}</g>')  # noqa: S308
-    GROUNDS[key] = markup
+    caches.GROUNDS[key] = markup  # for the pushes that leave it out
     return markup
 
 

@@ -2,13 +2,13 @@
 presence in each process, however many of its connections show it), the chat's pieces (the whole log, a
 new message, a hidden one), and the small pieces a socket sends besides (its name, a toast).
 
-The fragments are kept in the process (games.core.caches.FRAGMENTS), one per (game, viewpoint), tagged with
-what they were rendered from; only the newest is ever read again, so a new version replaces the last.
+The fragments are kept in the process (games.core.caches.FRAGMENTS), one per (game, viewpoint), under
+the stamps of what they were rendered from (games.core.stamp, the push's too); only the newest is ever read again, so a new version replaces the last.
 They used to be shared through Redis, but a fragment is about 30 KB: writing every one and reading it
 back cost more than the renders it saved (in a two-player game most viewpoints are shown by one
 connection), and a process renders a viewpoint at most once per version anyway.
 
-The names a fragment shows are part of what it is tagged with: the move log and the message line name
+The names a fragment shows are part of what it is stamped with: the move log and the message line name
 accounts by reference (games.core.narration), filled in from the accounts as read for the render, so a
 rename, committed in any process, changes the tag and a board rendered before it is never served after.
 So do the points a finished round counted, read from the stored results: a moderator's void of them
@@ -17,21 +17,16 @@ changes the board but not the game's version.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from html import escape
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from leaderboard.outcomes import Outcome
-
 from ..core import caches, presence
 from ..core.actors import Actor
-from ..core.broadcast import epoch_ms, fragment_tag
+from ..core.stamp import Board, board_stamp, shown_stamp
 from ..models import ChatMessage, Game, Seat
-from ..staking.rematch import offer_tag
-from . import board_view
 from .history import display_names, history_of
 from .presenter import chat_context, finished_outcomes, live_context
 from .viewpoint import Viewpoint
@@ -53,8 +48,8 @@ def render_live(
         connected = frozenset(presence.connected_seats(game.pk))
     names = display_names(game, seats, history_of(game))
     outcomes = finished_outcomes(game)
-    key, tag = _cache_key(game.pk, vp), _rendered_from(game, connected)
-    shows = _shown_tag(seats, names, outcomes)
+    key, tag = _cache_key(game.pk, vp), board_stamp(Board.of(game), connected)
+    shows = shown_stamp(seats, names, outcomes)
     html = None if notice else _cached(key, tag, shows)
     if html is None:
         context = live_context(game, seats, vp, connected, names=names, outcomes=outcomes)
@@ -85,7 +80,7 @@ def for_page_showing(html: str, shown_ground: str | None) -> str:
     key = ground_of(html)
     if key is None or key != shown_ground:
         return html
-    markup = board_view.GROUNDS.get(key)
+    markup = caches.GROUNDS.get(key)
     if markup is None:  # not made in this process (never so: the board was rendered here)
         return html
     kept = f'<g id="board-ground" data-ground="{key}" hx-preserve="true"></g>'
@@ -117,25 +112,6 @@ def shared_fragment(game_id: str, vp: Viewpoint, event: dict) -> str | None:
 def _cache_key(game_id: str, vp: Viewpoint) -> str:
     """One key per game and viewpoint: each new version overwrites the fragment of the last."""
     return f"live:{game_id}:{vp.key}"
-
-
-def _rendered_from(game: Game, connected: frozenset[int]) -> str:
-    """What a fragment depends on besides the viewpoint: round, version, presence, deadline and a
-    finished staked game's rematch offer."""
-    offer = offer_tag(game)
-    return fragment_tag(game.round, game.version, connected, epoch_ms(game.deadline), offer)
-
-
-def _shown_tag(seats: list[Seat], names: dict[int, str], outcomes: dict[int, Outcome]) -> str:
-    """What a fragment shows that its game row's version doesn't date, as part of its cache key: the
-    names, and what a finished round counted (a moderator's void of its results changes that, and
-    the game's version stays: it is not a move of the game)."""
-    shown = [s.display_name for s in seats] + [f"{k}={v}" for k, v in sorted(names.items())]
-    shown += [
-        f"{k}:{o.points}:{o.not_counted}:{o.rating_change}" for k, o in sorted(outcomes.items())
-    ]
-    shown += [f"r{s.rating}" for s in seats]
-    return hashlib.sha1("\n".join(shown).encode(), usedforsecurity=False).hexdigest()[:12]
 
 
 def _cached(key: str, tag: str, names: str | None = None) -> str | None:

@@ -23,8 +23,8 @@ from .. import actions, engine
 from ..actions import chat, pauses, setup
 from ..core import actors, selectors
 from ..core.actors import Actor
-from ..core.broadcast import epoch_ms
 from ..core.narration import colour_name, shown
+from ..core.stamp import epoch_ms
 from ..engine.state import State
 from ..models import Game, Seat
 from .board_view import board_context, where_to

@@ -36,21 +36,6 @@ def invited_seats(game: Game, seats: list[Seat], actor: Actor) -> list[int]:
     return [seat.pk for seat in seats if seat.kind == Seat.Kind.OPEN]
 
 
-def offer_tag(game: Game) -> str:
-    """What a finished staked game's board shows of its rematch offer (room and state; "" for any
-    other game): part of the board fragment's cache key, so a board rendered while the offer was open
-    is not served once it is withdrawn or joined (which the old game's version doesn't show)."""
-    if not game.stake or game.status != Game.Status.FINISHED:
-        return ""
-    offer = (
-        Game.objects.filter(rematch_of=game)
-        .order_by("-created", "-pk")
-        .values_list("pk", "status")
-        .first()
-    )
-    return f"{offer[0]}:{offer[1]}" if offer else ""
-
-
 def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
     """Staked games have no new rounds: a player of a finished one opens a new room at the same stake,
     rules and timer, which only the old opponent may join. It is not listed in the lobby; the offer

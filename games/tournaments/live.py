@@ -8,17 +8,11 @@ one notice per `data-notice` key), so notices that no longer hold leave and none
 
 from __future__ import annotations
 
-import logging
-from typing import Any
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 
 from accounts.users.sockets import send_to_account
-
-log = logging.getLogger(__name__)
+from ludopat import push
 
 
 def bracket_group(tournament_id: int) -> str:
@@ -26,26 +20,17 @@ def bracket_group(tournament_id: int) -> str:
 
 
 def bracket_changed_on_commit(tournament_id: int, version: int) -> None:
-    """Every open bracket page of the tournament shows `version` once this transaction commits."""
+    """Every open bracket page of the tournament shows `version` once this transaction commits (a
+    page that missed it resyncs on reconnect)."""
     event = {"type": "bracket.update", "tournament": tournament_id, "version": version}
-    transaction.on_commit(lambda: _send(tournament_id, event))
+    push.send_on_commit(bracket_group(tournament_id), event, about=f"tournament {tournament_id}")
 
 
 def score_on_commit(tournament_id: int, match: str, scores: list[int]) -> None:
     """Once this transaction commits, every open bracket page shows match `match` ("round-slot") at
     `scores` (tokens home per side): a few bytes, no re-render of the bracket, no new version."""
     event = {"type": "bracket.score", "match": match, "scores": scores}
-    transaction.on_commit(lambda: _send(tournament_id, event))
-
-
-def _send(tournament_id: int, event: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(bracket_group(tournament_id), event)
-    except Exception:  # the change is committed; a page that missed it resyncs on reconnect
-        log.exception("could not push tournament %s", tournament_id)
+    push.send_on_commit(bracket_group(tournament_id), event, about=f"tournament {tournament_id}")
 
 
 def notice_key(tournament_id: int) -> str:

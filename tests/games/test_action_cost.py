@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from games import actions, engine
-from games.core import broadcast, presence, selectors
+from games.core import presence, selectors, stamp
 from games.live.fragments import render_live, shared_fragment
 from games.live.viewpoint import viewpoint_for
 from tests.games.webplay import everyone_here, fresh, friends_room, member
@@ -33,12 +33,7 @@ def test_a_viewers_update_costs_no_query_once_its_viewpoint_is_rendered(
     event = {
         "version": game.version,
         "status": game.status,
-        "tag": broadcast.fragment_tag(
-            game.round,
-            game.version,
-            presence.connected_seats(game.pk),
-            broadcast.epoch_ms(game.deadline),
-        ),
+        "tag": stamp.board_stamp(stamp.Board.of(game), presence.connected_seats(game.pk)),
     }
     assert shared_fragment(game.pk, watcher, event) is None  # nobody rendered it yet
     first = render_live(game, watcher, seats=seats)  # the first spectator's connection renders

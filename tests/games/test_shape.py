@@ -12,7 +12,7 @@ every first-party app in INSTALLED_APPS (and the project package where it says s
 - `finish_round` is the only code that ends a round (sets a finished status or writes the places), and
   only `end_round` calls it: every way a round ends is the one call that also records the action, saves
   and tells the viewers, and no caller records or saves the game by hand after it (issue 18);
-- games.core.broadcast is the only code that pushes to a channel group.
+- ludopat.push is the only code that pushes to a channel group (every app's pushes go through it).
 """
 
 from __future__ import annotations
@@ -289,16 +289,13 @@ def test_the_ways_a_round_ends_keep_their_stored_values():
     assert set(ENDS) == set(RoundEnd) and not RANKED & UNRANKED
 
 
-def test_only_the_broadcaster_pushes_to_a_game_group():
-    pushers = [
-        str(p.relative_to(ROOT))
-        for p in APP_CODE
-        if "group_send" in p.read_text() and p.name != "broadcast.py"
-    ]
-    # The home page's online count, a banned account's sockets (and an account's notices) and a
-    # tournament's bracket pages are not game groups.
-    assert set(pushers) == {
-        "accounts/web/consumers.py",
-        "accounts/users/sockets.py",
-        "games/tournaments/live.py",
-    }, pushers
+def test_one_module_sends_every_push():
+    """Every push of every app (a game's, a tournament's, an account's, the online count) goes
+    through ludopat/push.py: the channel layer's `group_send` is called there alone."""
+    senders = set()
+    for path in ALL_CODE:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "group_send":
+                senders.add(str(path.relative_to(ROOT)))
+    assert senders == {"ludopat/push.py"}, senders

@@ -1,0 +1,77 @@
+"""The push's stamp and the render's are one: a socket given a push takes the board another socket of
+its viewpoint rendered for it, without rendering or reading anything itself."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import channel_layers, get_channel_layer
+from django.utils import timezone
+
+from games.core import broadcast
+from games.live.fragments import render_live, shared_fragment
+from games.live.viewpoint import viewpoint_for
+from games.staking.rematch import offer_rematch
+from tests.factories import finished_staked_game
+from tests.games.webplay import anon, fresh, member
+from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
+
+# Committed for real: fragments are kept only once what they show is committed (games.core.caches).
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def quiet(settings, redis_client):
+    settings.LUDOPAT_TEST_SEEDS = True
+    settings.LUDOPAT_NEW_PLAYER_GAMES = 0
+    settings.LUDOPAT_BOT_DELAY = 60
+    channel_layers.backends.clear()  # a layer of this test's own
+    yield
+    channel_layers.backends.clear()
+
+
+def _old_enough(django_user_model, name: str):
+    user = django_user_model.objects.create_user(name)
+    django_user_model.objects.filter(pk=user.pk).update(
+        date_joined=timezone.now() - timezone.timedelta(days=2)
+    )
+    return user
+
+
+async def _listening(game_id: str) -> str:
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(broadcast.group_name(game_id), channel)
+    return channel
+
+
+async def _next_version_pushed(channel: str) -> dict:
+    """The next push of a new version of the game (presence pushes skipped)."""
+    layer = get_channel_layer()
+    while True:
+        event = await asyncio.wait_for(layer.receive(channel), 5)
+        if event.get("type") == "game.update" and event.get("version", -1) >= 0:
+            return event
+
+
+def test_a_finished_staked_game_with_a_rematch_offer_is_rendered_once_per_viewpoint(
+    django_user_model,
+):
+    """The offer is what such a board shows besides its version: a push stamped without it never
+    matched the board a socket rendered, so every socket of the page rendered it again."""
+    ann, bea = (_old_enough(django_user_model, n) for n in ("ann", "bea"))
+    old = finished_staked_game(ann, bea)
+    channel = async_to_sync(_listening)(old.pk)
+    offer_rematch(member(bea), old.pk)  # a new version of the old game: the offer in its log
+    event = async_to_sync(_next_version_pushed)(channel)
+    game = fresh(old)
+    assert event["version"] == game.version
+    seats = list(game.seats.select_related("user"))
+    watcher = viewpoint_for(game, seats, anon("a-watcher"))
+    rendered = render_live(game, watcher, seats=seats)  # the first watcher's socket renders it
+    assert "rematch" in rendered.lower()
+    shared = shared_fragment(game.pk, watcher, event)  # the others take it
+    assert shared is not None
+    assert shared.replace(' hx-swap-oob="true"', "", 1) == rendered
