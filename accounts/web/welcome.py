@@ -17,7 +17,7 @@ def welcome(request: HttpRequest, username: str) -> None:
         request,
         format_html(
             'Welcome to Ludopat, {}! Your wallet holds <strong data-testid="welcome-coins">{} coins'
-            "</strong>: stakes for <a href=\"{}\">staked rooms and quick match</a> and buy-ins for "
+            '</strong>: stakes for <a href="{}">staked rooms and quick match</a> and buy-ins for '
             '<a href="{}">tournaments</a>, where the winners take the pot. Games against the '
             'computer and with friends are free: start one from the <a href="{}">home page</a>. '
             'Run low, and <a href="{}">your wallet</a> gives a top-up back to {} coins once a day.',

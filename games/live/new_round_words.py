@@ -16,7 +16,9 @@ from collections.abc import Collection
 from ..models import Game, Seat
 from .viewpoint import Viewpoint
 
-NOBODY_LOCAL = "Start a new round? This round ends here; pass & play isn't scored, so it counts for nobody."
+NOBODY_LOCAL = (
+    "Start a new round? This round ends here; pass & play isn't scored, so it counts for nobody."
+)
 ASK_OTHERS = (
     "Ask the others for a new round? If everyone agrees, this round ends and counts for nobody: "
     "no points, no rating change."

@@ -60,7 +60,10 @@ def test_the_question_mark_is_explained_in_the_rules_numbers_wherever_it_shows(c
     words = provisional_words()
     assert re.findall(r"\d+", words) == ["360", "360"]
     docs = (Path(django_settings.BASE_DIR) / "docs" / "ratings.md").read_text()
-    assert f"σ > {PROVISIONAL_SIGMA:g}" in docs and f"±{SETTLED_SPREAD}" in docs
+    assert (
+        f"\N{GREEK SMALL LETTER SIGMA} > {PROVISIONAL_SIGMA:g}" in docs
+        and f"±{SETTLED_SPREAD}" in docs
+    )
 
     cat, dan = accounts("cat", "dan")
     rate(cat, "places", sigma=6.001, value=1800)  # just above: provisional
@@ -104,7 +107,7 @@ def test_the_chart_shows_from_the_first_rated_round_with_its_table_of_changes(cl
     page = client.get("/u/ann/").content.decode()
     chart = page.split('data-testid="rating-chart-duel"')[1].split("</figure>")[0]
     assert 'class="rating-line"' in chart and 'role="img"' in chart
-    assert f"rating from 1500 before" in chart and f"to {value} after" in chart
+    assert "rating from 1500 before" in chart and f"to {value} after" in chart
     assert f"{value} +{value - 1500}" in text(chart)  # the table: the rating, the change
 
     # Two more weeks, one of them three weeks back: a gap on the line, two rows more in the table.
@@ -143,9 +146,14 @@ def test_the_rating_board_opens_on_the_viewers_rule_set_and_marks_them(client):
     assert 'rating-tab-duel" aria-current="page"' in page
     listed = text(page.split('data-testid="rating-board"')[1])
     assert "1 cat 1650 40" in listed  # the ranked list
-    assert "Provisional # Player Rating Rounds 1 ben 1580? ±450 3 2 ann (you) 1520? ±420 5" in listed
+    assert (
+        "Provisional # Player Rating Rounds 1 ben 1580? ±450 3 2 ann (you) 1520? ±420 5" in listed
+    )
     # Asked for, another rule set is shown.
-    assert 'rating-tab-classic" aria-current' in client.get("/leaderboard/?rating=classic").content.decode()
+    assert (
+        'rating-tab-classic" aria-current'
+        in client.get("/leaderboard/?rating=classic").content.decode()
+    )
 
 
 def test_a_rating_tab_answers_with_the_board_alone_keeping_the_points_boards_filters(client):

@@ -12,8 +12,7 @@ from games import actions
 from games.live import new_round_words as words
 from games.live.fragments import render_live
 from games.live.viewpoint import viewpoint_for
-from games.models import Seat
-from games.models import Round
+from games.models import Round, Seat
 from leaderboard.models import Rating, Result
 from tests.factories import accounts, computer_game, local_game, member, room
 from tests.games.webplay import anon, fresh
