@@ -94,3 +94,64 @@ def places_table(counts: dict[str, dict[int, int]], names: dict[str, str]) -> li
             }
         )
     return rows
+
+
+# --- the rating line ------------------------------------------------------------------------------
+# Drawn in a 1000 x 300 box stretched to the chart's size (preserveAspectRatio="none"): its strokes
+# and dots keep their width (vector-effect), and its numbers are the page's own text beside it, so
+# the chart reads the same at 390 px and at 1280 px.
+WIDTH, HEIGHT, PAD = 1000, 300, 18
+MIN_SPAN = (
+    100  # the vertical scale covers at least this many rating points (a flat line stays flat)
+)
+
+
+@dataclass(frozen=True)
+class LinePoint:
+    slot: int  # the period's place on the time axis: 0 for the first period, +1 per period after
+    value: int  # the rating at the period's end
+
+
+@dataclass(frozen=True)
+class Line:
+    played: str  # the path over the periods played in (SVG path data)
+    idle: str  # the dotted path over the periods without play: the rating held
+    dots: str  # a dot at each played period's end (zero-length strokes with round caps)
+    top: int  # the values at the box's top and bottom edges
+    bottom: int
+
+
+def _scale(values: list[int]) -> tuple[int, int]:
+    low, high = min(values), max(values)
+    if high - low < MIN_SPAN:
+        middle = (low + high) / 2
+        low, high = round(middle - MIN_SPAN / 2), round(middle + MIN_SPAN / 2)
+    return low, high
+
+
+def rating_line(start: int, points: list[LinePoint]) -> Line:
+    """The line of a rating over time: `start` (the rating before the first period) and each played
+    period's end, oldest first, `slot` counting every period since the first, played or not.
+
+    A period runs from its slot's left edge to its right one; the rating moves across a period played
+    in and holds, dotted, across the periods without play, so a gap reads as one.
+    """
+    slots = points[-1].slot + 1 if points else 1
+    bottom, top = _scale([start, *(p.value for p in points)])
+
+    def x(edge: int) -> str:
+        return f"{edge * WIDTH / slots:.1f}"
+
+    def y(value: int) -> str:
+        return f"{PAD + (top - value) * (HEIGHT - 2 * PAD) / (top - bottom):.1f}"
+
+    played, idle, dots = [], [], []
+    edge, value = 0, start  # where the line is: a period's left edge and the rating there
+    for point in points:
+        if point.slot > edge:  # periods without play: the rating holds
+            idle.append(f"M{x(edge)} {y(value)}H{x(point.slot)}")
+            edge = point.slot
+        played.append(f"M{x(edge)} {y(value)}L{x(point.slot + 1)} {y(point.value)}")
+        dots.append(f"M{x(point.slot + 1)} {y(point.value)}h0")
+        edge, value = point.slot + 1, point.value
+    return Line("".join(played), "".join(idle), "".join(dots), top=top, bottom=bottom)

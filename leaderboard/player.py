@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any, overload
 
 from django.core.paginator import Page, Paginator
+from django.db.models import F
 
 from accounts.models import User
 from games.models import RULESET_NAMES
@@ -128,8 +129,10 @@ class NewestFirst:
         # The `count` highest numbers from `newest` down, read backwards along the player's index:
         # with the LIMIT in the query the planner walks the index and joins each row's round by its
         # key; a range of numbers instead (1 to 20, say) looks to it like most of the table.
+        # A tournament's match is marked: one column of the round's game, joined by its key.
         return list(
             Result.objects.filter(user=self.player, number__lte=newest)
+            .annotate(in_tournament=F("round__game__in_tournament"))
             .select_related("round")
             .defer(*(f"round__{name}" for name in ROUND_UNSHOWN))
             .order_by("-number")[:count]

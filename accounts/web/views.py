@@ -16,6 +16,7 @@ from ludopat.read_replica import reads_from_replica
 from ..models import User
 from ..moderation.reports import do_report_player
 from .forms import ReportPlayerForm, SignUpForm
+from .welcome import welcome
 
 TOO_MANY_SIGNUPS = "Too many new accounts from your connection: try again in an hour."
 TOO_MANY_RESETS = "Too many password reset requests: try again in an hour."
@@ -38,6 +39,7 @@ def signup(request):
         if form.is_valid():
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            welcome(request, user.username)
             return redirect(_safe_next(request) or "home")
     else:
         form = SignUpForm()

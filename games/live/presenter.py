@@ -29,6 +29,7 @@ from ..engine.state import State
 from ..models import Game, Seat
 from .board_view import board_context, where_to
 from .history import display_names, history_of
+from .new_round_words import new_round_confirm
 from .viewpoint import Viewpoint
 
 
@@ -169,6 +170,9 @@ def live_context(
         "open_seats": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
         "votes": game.new_round_votes or [],
         "my_vote": any(i in (game.new_round_votes or []) for i in vp.seats),
+        "new_round_confirm": new_round_confirm(game, seats, vp, connected)
+        if vp.is_player and game.status == Game.Status.PLAYING
+        else "",
         "seed_editable": vp.is_player and game.nonce == 0 and not game.is_over,
         "my_seed_seats": [s for s in seats if s.index in vp.seats],
         "rounds": list(history.rounds),

@@ -1,8 +1,9 @@
 """The "Rating" board of /leaderboard/, one rule set at a time (docs/ratings.md).
 
 Sorted by the shown number, among players with rated rounds who are not banned: established players
-(sigma at or under the provisional threshold) are ranked; provisional ones are listed apart, and so are
-players with no rated round in the last 90 days. Each list is one indexed range of `Rating`.
+(sigma at or under the provisional threshold) are ranked; provisional ones are ranked apart, in a list
+of their own with their uncertainty, and players with no rated round in the last 90 days are listed
+apart. Each list is one indexed range of `Rating`.
 
 Every leaderboard page draws this board, and it changes only when ratings are written: it is kept in
 the cache under the rule set's token (board_version), replaced after each commit that writes ratings.
@@ -30,7 +31,7 @@ from ludopat.read_replica import reading_primary
 from ..models import Rating
 from .board_version import board_token
 from .replay import recalculating
-from .scale import PROVISIONAL_SIGMA
+from .scale import PROVISIONAL_SIGMA, spread
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +43,13 @@ KEPT_SECONDS = 300
 
 @dataclass(frozen=True)
 class RatingRow:
-    rank: int | None  # ranked players only
+    rank: int | None  # in the ranked and the provisional lists
     username: str
     user_id: int
     value: int
     games: int
     provisional: bool
+    spread: int  # the number's uncertainty (±), scale.spread
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,13 @@ SHOWN = ("user__username", "user_id", "value", "games", "sigma")
 def _rows(rows: QuerySet[Rating], ranked: bool, count: int) -> list[RatingRow]:
     return [
         RatingRow(
-            n + 1 if ranked else None, username, user_id, value, games, sigma > PROVISIONAL_SIGMA
+            n + 1 if ranked else None,
+            username,
+            user_id,
+            value,
+            games,
+            sigma > PROVISIONAL_SIGMA,
+            spread(sigma),
         )
         for n, (username, user_id, value, games, sigma) in enumerate(
             rows.values_list(*SHOWN)[:count]
@@ -93,7 +101,7 @@ def read_board(
     return RatingBoard(
         ruleset,
         ranked=_rows(active.filter(sigma__lte=PROVISIONAL_SIGMA), True, count),
-        provisional=_rows(active.filter(sigma__gt=PROVISIONAL_SIGMA), False, count),
+        provisional=_rows(active.filter(sigma__gt=PROVISIONAL_SIGMA), True, count),
         inactive=_rows(_rated(ruleset, banned_too).filter(last_played__lt=since), False, count),
         recalculating=ruleset in recalculating(),
     )
@@ -102,7 +110,7 @@ def read_board(
 def _kept_board(ruleset: str) -> RatingBoard:
     """The board with nobody left out and SPARE rows more a list: from the cache, or read and kept."""
     try:
-        key = f"leaderboard:rating-board:{board_token(ruleset)}"
+        key = f"leaderboard:rating-board:2:{board_token(ruleset)}"  # 2: rows with their spread
         kept = cache.get(key)
     except RedisError:
         log.warning("the cache is down: the rating board is read from the database")
@@ -136,6 +144,6 @@ def rating_board(ruleset: str) -> RatingBoard:
     return replace(
         kept,
         ranked=_listed(kept.ranked, names, ranked=True),
-        provisional=_listed(kept.provisional, names, ranked=False),
+        provisional=_listed(kept.provisional, names, ranked=True),
         inactive=_listed(kept.inactive, names, ranked=False),
     )

@@ -1,9 +1,10 @@
-"""A player's ratings on their page: the number per rule set, and a chart of it over time drawn as
-leaderboard/charts.py draws points (a table whose cells carry a bar; the number is written beside it).
+"""A player's ratings on their page: the number per rule set (provisional with its uncertainty), and a
+chart of it over time: a line from the first rated round (leaderboard/charts.py: rating_line) over a
+table of the same numbers, its text alternative.
 
-The chart has one row per week the player was rated in (the rating at that week's last rated round),
-or per month for a longer history, newest MAX_ROWS rows; a bar's length runs from the lowest to the
-highest rating shown, so the change reads at a glance.
+The chart has one point per week the player was rated in (the rating at that week's last rated round),
+per month for a history of MAX_ROWS weeks or more, per year for one of MAX_MONTHS months or more; the
+periods without play between are gaps on the line and no row in the table.
 """
 
 from __future__ import annotations
@@ -18,18 +19,22 @@ from django.db.models.functions import TruncDate, TruncMonth, TruncWeek
 from accounts.models import User
 from games.models import RULESET_NAMES
 
-from ..charts import MAX_ROWS
+from ..charts import MAX_ROWS, Line, LinePoint, rating_line
 from ..models import Rating, Result
 from .replay import recalculating
-from .scale import is_provisional, shown
+from .scale import DEFAULT_SHOWN, is_provisional, shown, spread
+
+MAX_MONTHS = 48  # a longer history is charted per year
 
 
 @dataclass(frozen=True)
 class RatingPoint:
     label: str
-    start: date
-    value: int
-    percent: str  # the bar's length, between the lowest and highest value shown
+    start: date  # the period's first day
+    value: int  # the rating at its last rated round
+    change: (
+        int  # since the period before it played in (the first: since the 1500 everyone starts at)
+    )
 
 
 @dataclass(frozen=True)
@@ -67,53 +72,81 @@ def rated_stretches(player: User) -> dict[str, list[RatedStretch]]:
     return stretches
 
 
-def chart_periods(stretches: list[RatedStretch]) -> tuple[bool, dict[date, int]]:
-    """(weekly?, {period: the id of its last rated result}) of the newest MAX_ROWS periods: weeks for
-    a history shorter than MAX_ROWS weeks, months for a longer one."""
+def chart_periods(stretches: list[RatedStretch]) -> tuple[str, dict[date, int]]:
+    """(unit, {period's first day: the id of its last rated result}), oldest first: weeks for a
+    history shorter than MAX_ROWS weeks, months for one shorter than MAX_MONTHS months, else years."""
     first = min(s.first_day for s in stretches)
-    weekly = (max(s.last_day for s in stretches) - first).days < 7 * MAX_ROWS
+    last_day = max(s.last_day for s in stretches)
+    if (last_day - first).days < 7 * MAX_ROWS:
+        unit = "week"
+    elif (last_day.year - first.year) * 12 + last_day.month - first.month < MAX_MONTHS:
+        unit = "month"
+    else:
+        unit = "year"
     last: dict[date, int] = {}
     for s in stretches:
-        key = s.week if weekly else s.month
+        key = {"week": s.week, "month": s.month, "year": s.month.replace(month=1)}[unit]
         last[key] = max(last.get(key, 0), s.last)
-    return weekly, {key: last[key] for key in sorted(last, reverse=True)[:MAX_ROWS]}
+    return unit, {key: last[key] for key in sorted(last)}
 
 
-def rating_chart(weekly: bool, mus: dict[date, float]) -> dict[str, Any]:
-    """{period: mu after its last rated round}, newest first: the chart's rows."""
+def _slot(unit: str, first: date, start: date) -> int:
+    """How many periods `start`'s is after `first`'s."""
+    if unit == "week":
+        return (start - first).days // 7
+    if unit == "month":
+        return (start.year - first.year) * 12 + start.month - first.month
+    return start.year - first.year
+
+
+def _label(unit: str, start: date) -> str:
+    if unit == "week":
+        return f"{start.day} {start:%b %Y}"
+    return f"{start:%b %Y}" if unit == "month" else str(start.year)
+
+
+def rating_chart(unit: str, mus: dict[date, float]) -> dict[str, Any]:
+    """The chart of {period's first day: mu after its last rated round}, oldest first: its table's
+    rows, newest first, and its line, from the 1500 everyone starts at."""
     if not mus:
-        return {"unit": "week", "rows": []}
-    values = {k: shown(mu) for k, mu in mus.items()}
-    low, high = min(values.values()), max(values.values())
-    rows = [
-        RatingPoint(
-            f"{k.day} {k:%b %Y}" if weekly else f"{k:%b %Y}",
-            k,
-            value,
-            # A sliver for the lowest, the full bar for the highest.
-            f"{5 + 95 * (value - low) / (high - low):.1f}" if high > low else "100",
-        )
-        for k, value in values.items()
-    ]
-    return {"unit": "week" if weekly else "month", "rows": rows}
+        return {"unit": unit, "rows": [], "line": None}
+    rows, before = [], DEFAULT_SHOWN
+    for start, mu in mus.items():
+        value = shown(mu)
+        rows.append(RatingPoint(_label(unit, start), start, value, value - before))
+        before = value
+    first = rows[0].start
+    line: Line = rating_line(
+        DEFAULT_SHOWN, [LinePoint(_slot(unit, first, row.start), row.value) for row in rows]
+    )
+    values = [DEFAULT_SHOWN, *(row.value for row in rows)]
+    return {
+        "unit": unit,
+        "rows": rows[::-1],
+        "line": line,
+        "first": rows[0],
+        "last": rows[-1],
+        "high": max(values),
+        "low": min(values),
+    }
 
 
 def rating_charts(player: User) -> dict[str, dict[str, Any]]:
-    """Each rule set's rating chart: one row per week the player was rated in (the rating at its last
-    rated round), or per month for a longer history, the newest MAX_ROWS. Two reads whatever the
-    history: the stretches, then the ratings of the few results that end a period shown."""
+    """Each rule set's rating chart: a point per week the player was rated in (the rating at its last
+    rated round), or per month or year for a longer history. Two reads whatever the history: the
+    stretches, then the ratings of the few results that end a period."""
     periods = {ruleset: chart_periods(s) for ruleset, s in rated_stretches(player).items()}
     ids = [pk for _, ends in periods.values() for pk in ends.values()]
     rated = Result.objects.filter(pk__in=ids, rating_mu__isnull=False)
     mus: dict[int, float] = dict(rated.values_list("pk", "rating_mu"))  # type: ignore[arg-type]
     return {
-        ruleset: rating_chart(weekly, {k: mus[pk] for k, pk in ends.items() if pk in mus})
-        for ruleset, (weekly, ends) in periods.items()
+        ruleset: rating_chart(unit, {k: mus[pk] for k, pk in ends.items() if pk in mus})
+        for ruleset, (unit, ends) in periods.items()
     }
 
 
 def player_ratings(player: User) -> list[dict[str, Any]]:
-    """The player's rating per rule set they were rated in, each with its chart."""
+    """The player's rating per rule set they were rated in, each with its uncertainty and chart."""
     pending = recalculating()
     charts = rating_charts(player)
     out = []
@@ -125,8 +158,9 @@ def player_ratings(player: User) -> list[dict[str, Any]]:
                 "value": rating.value,
                 "games": rating.games,
                 "provisional": is_provisional(rating.sigma),
+                "spread": spread(rating.sigma),
                 "recalculating": rating.ruleset in pending,
-                "chart": charts.get(rating.ruleset) or rating_chart(True, {}),
+                "chart": charts.get(rating.ruleset) or rating_chart("week", {}),
             }
         )
     return out

@@ -8,6 +8,7 @@ it rises with games played even at a 50% score.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 from openskill.models import PlackettLuce
@@ -16,8 +17,9 @@ DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3
 SHOWN_BASE = 1500
 SHOWN_PER_MU = 60
-# About 12 one-on-one rounds (fewer at tables of 3 or 4) bring sigma from 8.33 under 6: shown, that is
-# an uncertainty of +-360 around the number.
+# Shown, sigma 6 is an uncertainty of +-360 around the number. How many rounds bring a newcomer's 8.33
+# under it depends on the tables: 7 one-on-one against settled players, 14 against newcomers, 23 at
+# tables of four newcomers (docs/ratings.md), so the pages show the uncertainty, not a count of rounds.
 PROVISIONAL_SIGMA = 6.0
 
 
@@ -40,4 +42,15 @@ def is_provisional(sigma: float) -> bool:
     return sigma > PROVISIONAL_SIGMA
 
 
+def spread(sigma: float) -> int:
+    """The uncertainty of the number shown, as the pages write it (± that many points): rounded up,
+    so a provisional rating never reads as settled's ±360.
+
+    >>> spread(DEFAULT_SIGMA), spread(PROVISIONAL_SIGMA), spread(6.001)
+    (500, 360, 361)
+    """
+    return math.ceil(round(SHOWN_PER_MU * sigma, 6))
+
+
 DEFAULT_SHOWN = shown(DEFAULT_MU)
+SETTLED_SPREAD = spread(PROVISIONAL_SIGMA)  # a rating is settled at or under this: 360

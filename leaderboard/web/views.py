@@ -14,6 +14,7 @@ from ludopat.read_replica import reads_from_replica
 
 from ..models import ALL_RULESETS, Board
 from ..ratings.board import rating_board
+from ..ratings.reads import most_rated_ruleset
 from ..standings import (
     BOARD_CHOICES,
     RULESET_CHOICES,
@@ -28,7 +29,17 @@ from ..standings import (
 from .forms import LeaderboardForm
 
 PER_PAGE = 25
-RATING_DEFAULT = "classic"
+RATING_DEFAULT = "classic"  # for a visitor with no rated round
+
+
+def _rating_ruleset(request: HttpRequest, query: LeaderboardForm) -> str:
+    """The rating board's rule set: the one asked for, else the one the viewer has the most rated
+    rounds in, else the default."""
+    asked = query.value("rating")
+    if asked:
+        return asked
+    user = request.user
+    return (most_rated_ruleset(user.pk) if user.is_authenticated else None) or RATING_DEFAULT
 
 
 @reads_from_replica
@@ -86,6 +97,24 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     }
     if getattr(request, "htmx", False):  # the standings' refresh: the rating board isn't in it
         return render(request, "leaderboard/_standings.html", context)
-    context["rating_board"] = rating_board(query.value("rating", RATING_DEFAULT))
+    context["rating_board"] = rating_board(_rating_ruleset(request, query))
     context["rating_rulesets"] = RULESETS
     return render(request, "leaderboard/leaderboard.html", context)
+
+
+@reads_from_replica
+def rating_board_part(request: HttpRequest) -> HttpResponse:
+    """The rating board alone, for another rule set's tab (htmx swaps it in place); its links keep
+    the points board's filters, as the whole page's do."""
+    query = LeaderboardForm(request.GET)
+    filters = {
+        "period": query.value("period", "week"),
+        "ruleset": query.value("ruleset", ALL_RULESETS),
+        "board": query.value("board", Board.PEOPLE),
+    }
+    context = {
+        "rating_board": rating_board(_rating_ruleset(request, query)),
+        "rating_rulesets": RULESETS,
+        "filters": urlencode(filters),
+    }
+    return render(request, "leaderboard/_ratings.html", context)

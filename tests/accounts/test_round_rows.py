@@ -20,10 +20,10 @@ LOOP = Template(
     """{% load l10n profiles coins %}{% localize off %}
         {% for r in rounds %}
           <tr>
-            <td>{{ r.ruleset_name }}{% if r.players > 2 %} · {{ r.players }} players{% endif %}</td>
+            <td>{{ r.ruleset_name }}{% if r.players > 2 %} · {{ r.players }} players{% endif %}{% if r.in_tournament %}<br><span class="tournament-mark">tournament match</span>{% endif %}</td>
             <td>{% for o in r.others %}{% if o.user %}<a href="{{ o.user.username|profile_url }}">{{ o.user.username }}</a>{% else %}{{ o.name }}{% endif %}{% if not forloop.last %}, {% endif %}{% endfor %}</td>
             <td>{{ r.place }} of {{ r.players }}</td>
-            <td>{% if r.void %}<span class="muted">void</span>{% elif r.not_counted %}<span class="muted">not counted: {{ r.not_counted }}</span>{% else %}{{ r.points }}{% endif %}{% if r.coins %}<br><span class="coins-won">{{ r.coins|coins_signed }} coins</span>{% endif %}</td>
+            <td>{% if r.void %}<span class="muted">void</span>{% elif r.not_counted %}<span class="muted">not counted: {{ r.not_counted }}</span>{% else %}{{ r.points }}{% endif %}{% if r.rating_change is not None %}<br><span class="rating-change">rating {% if r.rating_change > 0 %}+{% endif %}{{ r.rating_change }}</span>{% endif %}{% if r.coins %}<br><span class="coins-won">{{ r.coins|coins_signed }} coins</span>{% endif %}</td>
             <td><time datetime="{{ r.finished_at|date:'c' }}">{{ r.finished_at|date:"j M Y" }}</time></td>
             <td><a href="{% url 'public_replay' r.round.public_id %}">Replay</a></td>
           </tr>
@@ -51,6 +51,8 @@ def random_round(rng: random.Random) -> SimpleNamespace:
         not_counted=rng.choice(REASONS),
         points=rng.choice([0, 3, 6, 10, 1234]),
         coins=rng.choice([0, 0, 180, -50, 12345]),
+        rating_change=rng.choice([None, None, 0, 14, -9]),
+        in_tournament=rng.random() < 0.2,
         finished_at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=rng.randrange(10**6)),
         round=SimpleNamespace(public_id=rng.choice(["r-1", "Ab_9xY", "z" * 24])),
     )

@@ -39,6 +39,9 @@ def _points(r: Any) -> str:
         cell = f'<span class="muted">not counted: {escape(r.not_counted)}</span>'
     else:
         cell = str(r.points)
+    if r.rating_change is not None:
+        change = f"+{r.rating_change}" if r.rating_change > 0 else str(r.rating_change)
+        cell += f'<br><span class="rating-change">rating {change}</span>'
     if r.coins:
         cell += f'<br><span class="coins-won">{coins_signed(r.coins)} coins</span>'
     return cell
@@ -46,6 +49,8 @@ def _points(r: Any) -> str:
 
 def _row(r: Any, replay: tuple[str, str]) -> str:
     players = f" · {r.players} players" if r.players > 2 else ""
+    if r.in_tournament:
+        players += '<br><span class="tournament-mark">tournament match</span>'
     when = localtime(r.finished_at)
     return (
         "<tr>"
@@ -62,7 +67,7 @@ def _row(r: Any, replay: tuple[str, str]) -> str:
 
 @register.simple_tag
 def recent_round_rows(rounds: Iterable[Any]) -> SafeString:
-    """The rows of leaderboard.player.recent_rounds' page (results with `.others`, `.ruleset_name`
-    and `.not_counted`)."""
+    """The rows of leaderboard.player.recent_rounds' page (results with `.others`, `.ruleset_name`,
+    `.not_counted` and `.in_tournament`)."""
     replay = address_around("public_replay", get_script_prefix())  # an id needs no quoting
     return mark_safe("".join(_row(r, replay) for r in rounds))  # noqa: S308  each value escaped

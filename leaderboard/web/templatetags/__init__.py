@@ -1,0 +1,1 @@
+"""The leaderboard's template tags (Django finds them through leaderboard/templatetags/)."""
