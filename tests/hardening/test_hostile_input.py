@@ -321,7 +321,7 @@ def test_an_id_too_large_for_the_database_is_refused_for_signed_in_players_and_s
     """Every URL with an id, from a signed-in player and from a moderator (whose requests reach the
     desk's views), GET and POST with the hostile values in the query and the body: never a 500."""
     from accounts.moderation.roles import MODERATOR
-    from tests.moderation.conftest import staff
+    from tests.accounts.moderation.conftest import staff
 
     settings.AXES_ENABLED = False
     player = django_user_model.objects.create_user("ann")

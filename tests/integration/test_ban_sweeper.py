@@ -14,7 +14,7 @@ from games.staking.rooms import create_staked_room, join_staked_room
 from tests.games.webplay import SEED, fresh, member
 from tests.integration.conftest import wait_for
 from tests.ledger_checks import assert_ledger_ok
-from tests.moderation.conftest import MODERATOR, staff
+from tests.accounts.moderation.conftest import MODERATOR, staff
 from tests.races import interleave, nothing, postgres_only
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, postgres_only]

@@ -50,7 +50,7 @@ from tests.games.webplay import fresh, member, turn_seat
 from tests.integration.browsers import Page, is_board, next_action, session_for, version_of
 from tests.integration.conftest import wait_for
 from tests.ledger_checks import assert_ledger_ok, ledger_stays_balanced  # noqa: F401
-from tests.moderation.conftest import PASSWORD, staff
+from tests.accounts.moderation.conftest import PASSWORD, staff
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

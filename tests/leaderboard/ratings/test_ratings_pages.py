@@ -25,8 +25,8 @@ from tests.factories import seasoned_account, staked_room
 from tests.games.webplay import member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401  (an autouse fixture)
 
-from .helpers import room
-from .people import accounts
+from tests.leaderboard.helpers import room
+from tests.leaderboard.people import accounts
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from games.models import ChatMessage
 from tests.games.test_consumers import connect, session_for
 from tests.games.webplay import member
 from tests.integration.test_chat import next_matching, paused_room
-from tests.moderation.conftest import staff
+from tests.accounts.moderation.conftest import staff
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
