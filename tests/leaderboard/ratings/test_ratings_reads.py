@@ -6,7 +6,6 @@ import pytest
 
 from leaderboard.models import Rating
 from leaderboard.ratings.reads import ShownRating, shown_ratings
-
 from tests.leaderboard.people import accounts
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,6 @@ from openskill.models import PlackettLuce
 
 from leaderboard.models import Rating, Result
 from leaderboard.ratings.scale import shown
-
 from tests.leaderboard.helpers import finish, room
 from tests.leaderboard.people import accounts
 
