@@ -462,8 +462,12 @@ async def test_the_home_page_socket_survives_any_frame(world, redis_client):
     await home.send_to(bytes_data=b"\x00\xff" * 100)
     await drain(home, "home after the corpus")
     newcomer = await open_socket("/ws/online/", world["users"]["eve"])
-    # The first page is still in the group: it hears that a second person arrived.
-    while "2 players online" not in (await home.receive_output(timeout=5)).get("text", ""):
-        pass
+    # The first page is still in the group: it hears that a second person arrived (nothing within
+    # 5 s fails the test).
+    heard = ""
+    while "2 players online" not in heard:
+        output = await home.receive_output(timeout=5)
+        assert output["type"] == "websocket.send", f"the home page's socket was dropped ({output})"
+        heard = output.get("text", "")
     await newcomer.disconnect()
     await home.disconnect()
