@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from functools import cache
+from typing import cast
 
 import redis
 import redis.asyncio as aioredis
@@ -23,7 +24,7 @@ def _member(who: str, channel: str) -> str:
     return f"{who}\n{channel}"
 
 
-def _distinct(members: list) -> int:
+def _distinct(members: list[bytes]) -> int:
     return len({m.decode().split("\n", 1)[0] for m in members})
 
 
@@ -36,7 +37,9 @@ def online_count() -> int:
     """Players online now (0 if Redis is unreachable: the home page must render anyway)."""
     try:
         client = _sync_client()
-        return _distinct(client.zrangebyscore(KEY, time.time() - STALE_SECONDS, "+inf"))
+        # cast: redis-py types every reply as "maybe awaitable"; this client is the synchronous one.
+        members = cast("list[bytes]", client.zrangebyscore(KEY, time.time() - STALE_SECONDS, "+inf"))
+        return _distinct(members)
     except redis.RedisError:
         return 0
 

@@ -57,7 +57,7 @@ def _client(url: str) -> redis.Redis:
 
 
 def client() -> redis.Redis:
-    return _client(settings.REDIS_URL)  # type: ignore[misc]  # set through globals() in settings
+    return _client(settings.REDIS_URL)
 
 
 def closed_grace() -> float:
