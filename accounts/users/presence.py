@@ -38,7 +38,9 @@ def online_count() -> int:
     try:
         client = _sync_client()
         # cast: redis-py types every reply as "maybe awaitable"; this client is the synchronous one.
-        members = cast("list[bytes]", client.zrangebyscore(KEY, time.time() - STALE_SECONDS, "+inf"))
+        members = cast(
+            "list[bytes]", client.zrangebyscore(KEY, time.time() - STALE_SECONDS, "+inf")
+        )
         return _distinct(members)
     except redis.RedisError:
         return 0
