@@ -17,7 +17,6 @@ from typing import ParamSpec, TypeVar
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
-
 P = ParamSpec("P")
 R = TypeVar("R")
 

@@ -4,7 +4,7 @@ for each selected object, each success or refusal reported as an admin message."
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -15,11 +15,12 @@ from django.template.response import TemplateResponse
 
 from ..models import User
 from ..moderation.errors import ModerationError
+from .logged_in import account_of
 
 
 def moderator_of(request: HttpRequest) -> User:
     """The admin's user: the admin site lets in only staff, logged in."""
-    return cast(User, request.user)
+    return account_of(request)
 
 
 def form_action(
