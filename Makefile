@@ -30,19 +30,13 @@ install: $(STAMP)
 run: $(STAMP)
 	$(PY) -m ludopat.devserver
 
+# The tests and every app's doctests (pyproject.toml's testpaths and --doctest-modules).
 test: $(STAMP)
-	$(PY) -m pytest --doctest-modules games/engine -q
 	$(PY) -m pytest --durations=20 $(PYTEST_ARGS)
 
-# `make test` without the engine's doctests, for a second part of the suite after a first `make test`
-# (.ci/run: the doctests run once).
-.PHONY: test-serial
-test-serial: $(STAMP)
-	$(PY) -m pytest --durations=20 $(PYTEST_ARGS)
-
-# The edit-test loop: every test but the slow, integration and browser ones, on all cores (pytest-xdist;
-# each worker has its own test database and Redis database). SQLite and an embedded Redis unless
-# DATABASE_URL/REDIS_URL say otherwise.
+# The edit-test loop: every test but the slow, integration and browser ones, and the apps' doctests, on
+# all cores (pytest-xdist; each worker has its own test database and Redis database). SQLite and an
+# embedded Redis unless DATABASE_URL/REDIS_URL say otherwise.
 .PHONY: test-fast
 test-fast: $(STAMP)
 	$(PY) -m pytest -n auto -m "not slow and not integration and not browser" $(PYTEST_ARGS)

@@ -5,7 +5,7 @@ from django.db.models.signals import post_migrate
 class AccountsConfig(AppConfig):
     name = "accounts"
 
-    def ready(self):
+    def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
         from .ledger import signals  # noqa: F401  (every new account's wallet and grant)

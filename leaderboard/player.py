@@ -31,7 +31,7 @@ NAMES = {ALL_RULESETS: "All rule sets", **RULESET_NAMES}
 BOARD_NAMES = dict(Board.choices)
 
 
-def player_page(player: User, page_number: str | None) -> dict[str, Any]:
+def player_page(player: User, page_number: int | str | None) -> dict[str, Any]:
     return {
         "player": player,
         "totals": totals(player),
@@ -74,7 +74,7 @@ def totals(player: User) -> dict[str, Any]:
     }
 
 
-def recent_rounds(player: User, page_number: str | None) -> Page[Result]:
+def recent_rounds(player: User, page_number: int | str | None) -> Page[Result]:
     """One page of the player's rounds, newest first, each with its opponents (`.others`)."""
     page: Page[Result] = Paginator(NewestFirst(player), PER_PAGE).get_page(page_number)
     others: defaultdict[int, list[Result]] = defaultdict(list)

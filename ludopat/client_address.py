@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 
 log = logging.getLogger(__name__)
 
@@ -37,13 +40,13 @@ def _meta_key(header: str | None = None) -> str:
     return "HTTP_" + (header or _header()).upper().replace("-", "_")
 
 
-def forwarding_headers(request) -> list[str]:
+def forwarding_headers(request: HttpRequest) -> list[str]:
     """The forwarding headers the request carries (any proxy's, trusted or not)."""
     names = dict.fromkeys((*FORWARDING_HEADERS, _header()))
     return [name for name in names if request.META.get(_meta_key(name))]
 
 
-def read_from_header(request) -> bool:
+def read_from_header(request: HttpRequest) -> bool:
     """Whether the client address of `request` is read from the proxies' header (else it is the
     connection's own address)."""
     return _proxy_count() > 0 and bool(request.META.get(_meta_key()))
@@ -62,12 +65,12 @@ def pick(remote: str | None, forwarded: str | None) -> str:
     return (remote or "unknown")[:64]
 
 
-def from_request(request) -> str:
+def from_request(request: HttpRequest) -> str:
     """The client address of an HTTP request ("unknown" when the request has none)."""
     return pick(request.META.get("REMOTE_ADDR"), request.META.get(_meta_key()))
 
 
-def for_axes(request) -> str | None:
+def for_axes(request: HttpRequest) -> str | None:
     """django-axes' AXES_CLIENT_IP_CALLABLE: the same address, or None when there is none (axes keeps
     it in an IP address column, which on PostgreSQL refuses anything else; a log-in made in code,
     such as the test client's force_login, has no address)."""
@@ -75,7 +78,7 @@ def for_axes(request) -> str | None:
     return None if address == "unknown" else address
 
 
-def from_scope(scope) -> str:
+def from_scope(scope: dict[str, Any]) -> str:
     """The client address of a Channels (WebSocket) connection."""
     client = scope.get("client") or (None, None)
     wanted = _meta_key()[5:].lower().replace("_", "-").encode("latin-1")
@@ -90,10 +93,10 @@ untrusted_seen = threading.Event()
 class WarnUntrustedForwarding:
     """Logs, once per process, the first request whose forwarding headers the site does not read."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if not untrusted_seen.is_set() and not read_from_header(request):
             headers = forwarding_headers(request)
             if headers:

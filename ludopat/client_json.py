@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from django.http import HttpRequest
 
 from .numbers import parse_int
 
@@ -69,7 +71,7 @@ def as_fields(message: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def action_fields(request) -> dict[str, str]:
+def action_fields(request: HttpRequest) -> dict[str, str]:
     """An action POST's parameters as form fields, for its form: a JSON body's object (BadJson if it
     isn't one) or the form-encoded fields."""
     if request.content_type == "application/json":
@@ -86,7 +88,7 @@ class Frame:
     heartbeat: bool = False
     resync: int | None = None
     action: str | None = None
-    fields: dict[str, str] | None = None
+    fields: dict[str, str] = field(default_factory=dict)
 
 
 def parse_frame(raw: str | bytes | None) -> Frame:

@@ -7,6 +7,10 @@ escaped escaping), it could not run. WebSockets to our own host are covered by c
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
 POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -24,10 +28,10 @@ POLICY = "; ".join(
 
 
 class ContentSecurityPolicyMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", POLICY)
         return response

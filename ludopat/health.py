@@ -27,6 +27,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import cast
 
 import redis
@@ -122,7 +123,8 @@ def redis_and_celery(url: str | None = None) -> tuple[str, str]:
     SWEEP_STALE_AFTER seconds: no worker, or no beat; 'unknown' while Redis is down). One GET: its
     answer says Redis answers too."""
     try:
-        last = _client(url).get(SWEEP_KEY)
+        # cast: redis-py types every reply as "maybe awaitable"; this client is the synchronous one.
+        last = cast("bytes | None", _client(url).get(SWEEP_KEY))
     except redis.RedisError as error:
         log.warning("health: Redis is unreachable (%s)", error)
         return "down", "unknown"
@@ -200,7 +202,7 @@ def readiness() -> tuple[int, dict[str, object]]:
         "database": lambda: database(line),
         "redis": lambda: redis_and_celery(main),
     }
-    checks.update({name: (lambda url=url: answers(url)) for url, name in own.items()})
+    checks.update({name: partial(answers, url) for url, name in own.items()})
     results = _within(BUDGET, checks)
     if "database" not in results:
         line.cut()

@@ -6,12 +6,13 @@ browsers read it as "//evil.example"); anything else, or a damaged value, is no 
 
 from __future__ import annotations
 
+from django.http import HttpRequest, QueryDict
 from django.utils.http import url_has_allowed_host_and_scheme
 
 MAX_CHARS = 2000
 
 
-def next_in(query, request) -> str | None:
+def next_in(query: QueryDict, request: HttpRequest) -> str | None:
     """The `next` address in a query dict (`request.POST` or `request.GET`), if it is on this site."""
     target = query.get("next")
     if not isinstance(target, str) or not target or len(target) > MAX_CHARS or "\x00" in target:

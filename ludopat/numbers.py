@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.http import QueryDict
 
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
 NOT_A_NUMBER = "Enter a whole number written with the digits 0 to 9."
@@ -41,7 +42,7 @@ class AsciiIntegerField(forms.IntegerField):
 
     default_error_messages = {"invalid": NOT_A_NUMBER}
 
-    def to_python(self, value):
+    def to_python(self, value: object) -> int | None:
         if value in self.empty_values:
             return None
         number = parse_int(value)
@@ -55,6 +56,6 @@ def page_number(raw: object) -> int:
     return parse_int(raw, lo=1) or 1
 
 
-def page_in(query) -> int:
+def page_in(query: QueryDict) -> int:
     """The `?page=` of a query string (a QueryDict), as `page_number` reads it."""
     return page_number(query.get("page"))

@@ -29,6 +29,7 @@ from functools import wraps
 from typing import Any
 
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
+from django.db.models import Model
 from django.http import HttpRequest, HttpResponse
 
 from . import recent_writes
@@ -47,12 +48,12 @@ _down_until = 0.0  # time.monotonic() until which this process skips the replica
 class ReplicaRouter:
     """Reads inside a `@reads_from_replica` view go to the replica; all else Django's default."""
 
-    def db_for_read(self, model: type, **hints: Any) -> str | None:
+    def db_for_read(self, model: type[Model], **hints: Any) -> str | None:
         if _reading.get() and model._meta.app_label not in PRIMARY_ONLY_APPS:
             return REPLICA
         return None
 
-    def db_for_write(self, model: type, **hints: Any) -> str | None:
+    def db_for_write(self, model: type[Model], **hints: Any) -> str | None:
         return "default"  # an instance read from the replica is saved on the primary
 
     def allow_relation(self, obj1: Any, obj2: Any, **hints: Any) -> bool | None:

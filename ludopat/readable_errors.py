@@ -4,7 +4,9 @@ a bare HttpResponseBadRequest) gets a sentence a person can read, as plain text;
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -29,14 +31,14 @@ def sentence(status: int, method: str, allowed: str) -> str:
 
 
 class ReadableRefusalsMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if 400 <= response.status_code < 500 and not response.streaming and not response.content:
             response.content = sentence(
-                response.status_code, request.method, response.headers.get("Allow", "")
+                response.status_code, request.method or "", response.headers.get("Allow", "")
             ).encode()
             response["Content-Type"] = "text/plain; charset=utf-8"
             # Middleware below this one (CommonMiddleware) measured the empty body: a stale
@@ -46,7 +48,7 @@ class ReadableRefusalsMiddleware:
         return response
 
 
-def csrf_failure(request, reason: str = "") -> HttpResponse:
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """settings.CSRF_FAILURE_VIEW: the site's own refusal instead of Django's bare page. The usual
     cause is a page whose token went stale when the session changed in another tab."""
     if request.headers.get("HX-Request"):
@@ -57,7 +59,7 @@ def csrf_failure(request, reason: str = "") -> HttpResponse:
     return render(request, "403.html", context, status=403)
 
 
-def _page_left(request) -> str:
+def _page_left(request: HttpRequest) -> str:
     """The page the refused form was on (ours only), so a link reloads it; else the home page."""
     referer = request.headers.get("Referer", "")
     if not referer or not url_has_allowed_host_and_scheme(

@@ -15,7 +15,7 @@ class NoSuchSocket(AsyncWebsocketConsumer):
     """Any other address (a malformed game id, a NUL byte): refused with a close code, where an
     unmatched route would raise inside Channels and drop the connection with a server error."""
 
-    async def connect(self):
+    async def connect(self) -> None:
         await self.close(code=NO_SUCH_SOCKET)
 
 

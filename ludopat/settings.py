@@ -198,6 +198,10 @@ globals().update(
         env_list("CHANNEL_LAYER_REDIS_URLS", []),
     )
 )
+# Set just above through globals(); declared here for the type checker (django-stubs reads a
+# setting's type from this module).
+REDIS_URL: str
+CHANNEL_LAYER_REDIS_URLS: list[str]
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

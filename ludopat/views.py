@@ -1,3 +1,4 @@
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts.users.presence import online_count
@@ -14,7 +15,7 @@ HERO_POSITION = {
 }
 
 
-def home(request):
+def home(request: HttpRequest) -> HttpResponse:
     context = {
         "online": online_count(),
         "week_top": week_top(),

@@ -11,19 +11,24 @@ is self-contained, and Django gives each thread its own database connection (fro
 from __future__ import annotations
 
 import functools
+from collections.abc import Awaitable, Callable
+from typing import ParamSpec, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-def db_call(func):
+
+def db_call(func: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """`func` as an awaitable run in a pool thread, its database connection handed back to the pool
     when it returns. The closing runs inside the call, where the connection was opened: Channels'
     `database_sync_to_async` closes around the call, outside it, and there it missed a consumer's
     connection, which then stayed with the thread (tests/ludopat/test_threads.py)."""
 
     @functools.wraps(func)
-    def closing(*args, **kwargs):
+    def closing(*args: P.args, **kwargs: P.kwargs) -> R:
         close_old_connections()
         try:
             return func(*args, **kwargs)

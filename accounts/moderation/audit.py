@@ -6,9 +6,10 @@ queryset refuses, and the admin shows it read-only to everyone, superusers inclu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
 
 
@@ -17,10 +18,10 @@ class AppendOnly(Exception):
 
 
 class AuditLogQuerySet(models.QuerySet):
-    def update(self, **kwargs):
+    def update(self, **kwargs: Any) -> NoReturn:
         raise AppendOnly("The audit log is append-only.")
 
-    def delete(self):
+    def delete(self) -> NoReturn:
         raise AppendOnly("The audit log is append-only.")
 
 
@@ -53,20 +54,20 @@ class AuditLog(models.Model):
     def __str__(self) -> str:
         return f"{self.created:%Y-%m-%d %H:%M} {self.action}"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise AppendOnly("The audit log is append-only.")
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AppendOnly("The audit log is append-only.")
 
 
 def record(
-    moderator,
+    moderator: AbstractBaseUser,
     action: str,
     *,
-    user=None,
+    user: AbstractBaseUser | None = None,
     game_id: str = "",
     reason: str = "",
     before: dict[str, Any] | None = None,
@@ -74,10 +75,12 @@ def record(
 ) -> AuditLog:
     """Write one entry; call it inside the action's transaction, so the entry and the change commit
     together or not at all."""
+    # By id: this module is loaded by accounts.models (the User model), so it names accounts by
+    # AUTH_USER_MODEL and any account model does.
     return AuditLog.objects.create(
-        moderator=moderator,
+        moderator_id=moderator.pk,
         action=action,
-        user=user,
+        user_id=None if user is None else user.pk,
         game_id=game_id or "",
         reason=reason[:300],
         before=before or {},

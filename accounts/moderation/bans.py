@@ -8,11 +8,13 @@ end has passed (accounts.users.sanctions, at log-in and by beat).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from accounts.users import sockets
 from accounts.users.addresses import AccountSession
 from accounts.users.banned_sessions import ended_data
@@ -24,7 +26,7 @@ from .errors import ModerationError
 from .guards import lock_account_for, player_reason, require
 
 
-def _ban_state(user) -> dict:
+def _ban_state(user: User) -> dict[str, Any]:
     return {
         "is_active": user.is_active,
         "banned_until": user.banned_until.isoformat() if user.banned_until else None,
@@ -32,7 +34,7 @@ def _ban_state(user) -> dict:
     }
 
 
-def do_ban(moderator, user, *, reason: str, until: datetime | None = None):
+def do_ban(moderator: User, user: User, *, reason: str, until: datetime | None = None) -> User:
     """The player can't log in, their sessions end and their open pages are disconnected at once, and
     they give up every game they sit in and every tournament they are in, at once
     (banned_games.remove_banned_player)."""
@@ -56,7 +58,7 @@ def do_ban(moderator, user, *, reason: str, until: datetime | None = None):
     return user
 
 
-def do_unban(moderator, user, *, reason: str):
+def do_unban(moderator: User, user: User, *, reason: str) -> User:
     require(moderator, "accounts.ban_user")
     reason = player_reason(reason)
     with transaction.atomic():

@@ -8,13 +8,14 @@ from django.db import transaction
 from accounts.ledger.adjustments import adjust_coins
 from accounts.ledger.errors import NotEnoughCoins
 from accounts.ledger.history import balance_of
+from accounts.models import User
 
 from . import audit
 from .errors import ModerationError
 from .guards import lock_account_for, player_reason, require
 
 
-def do_adjust_coins(moderator, user, *, amount: int, reason: str) -> int:
+def do_adjust_coins(moderator: User, user: User, *, amount: int, reason: str) -> int:
     """Add (amount > 0) or take (amount < 0) coins as one ledger transaction of kind "adjustment"; a
     wallet never goes below zero. A finished staked game is never re-settled: this is its correction.
     Returns the new balance."""

@@ -76,7 +76,9 @@ def _head_to_head() -> dict[tuple[int, int], list[tuple[int, int]]]:
     return pairs
 
 
-def _shared_addresses(pairs) -> dict[tuple[int, int], list[str]]:
+def _shared_addresses(
+    pairs: dict[tuple[int, int], list[tuple[int, int]]],
+) -> dict[tuple[int, int], list[str]]:
     shared = (
         LoginAddress.objects.values("address")
         .annotate(accounts=Count("user", distinct=True))

@@ -5,22 +5,24 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
+from accounts.models import User
+
 from .errors import ModerationError
 
 
-def require(moderator, permission: str) -> None:
+def require(moderator: User, permission: str) -> None:
     if not (moderator.is_active and moderator.is_staff and moderator.has_perm(permission)):
         raise ModerationError("You don't have permission to do that.")
 
 
-def lock_account(user):
+def lock_account(user: User) -> User:
     """The account's row, locked first (the lock order is in games/actions/core.py). NO KEY: a game's
     transaction writing a row that points at the account (a result, a chat line) must not wait for
     the moderator while it holds the game the moderator's action is about to lock."""
     return get_user_model().objects.select_for_update(no_key=True).get(pk=user.pk)
 
 
-def lock_account_for(moderator, user):
+def lock_account_for(moderator: User, user: User) -> User:
     """The account an action is about, its row locked and checked against the rules every moderator
     action on an account follows (one check for all: mute, ban, rename, coins, lifting a mute or a ban,
     and resolving a report through `may_act_on`)."""
@@ -29,7 +31,7 @@ def lock_account_for(moderator, user):
     return user
 
 
-def may_act_on(moderator, user) -> None:
+def may_act_on(moderator: User, user: User) -> None:
     if user.pk == moderator.pk:
         raise ModerationError("You can't do that to your own account.")
     if user.is_staff and not moderator.is_superuser:

@@ -4,21 +4,24 @@ reason until then (accounts.users.sanctions.mute_notice)."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+
+from accounts.models import User
 
 from . import audit
 from .errors import ModerationError
 from .guards import lock_account_for, player_reason, require
 
 
-def _mute_state(user) -> dict:
+def _mute_state(user: User) -> dict[str, Any]:
     until = user.muted_until.isoformat() if user.muted_until else None
     return {"muted_until": until, "mute_reason": user.mute_reason}
 
 
-def do_mute(moderator, user, *, until: datetime, reason: str):
+def do_mute(moderator: User, user: User, *, until: datetime, reason: str) -> User:
     require(moderator, "accounts.mute_user")
     reason = player_reason(reason)
     if until <= timezone.now():
@@ -34,7 +37,7 @@ def do_mute(moderator, user, *, until: datetime, reason: str):
     return user
 
 
-def do_unmute(moderator, user, *, reason: str):
+def do_unmute(moderator: User, user: User, *, reason: str) -> User:
     require(moderator, "accounts.mute_user")
     reason = player_reason(reason)
     with transaction.atomic():

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.models import User
 from games.actions.core import lock_games
 from games.core import broadcast
 from games.models import ChatMessage, Game, Seat
@@ -25,7 +26,7 @@ from .guards import lock_account_for, player_reason, require
 RENAMED_PAGES_OPEN = timedelta(days=1)
 
 
-def do_rename(moderator, user, *, new_username: str, reason: str):
+def do_rename(moderator: User, user: User, *, new_username: str, reason: str) -> User:
     """Replace an offensive username (the old one stays in the audit log)."""
     require(moderator, "accounts.rename_user")
     reason = player_reason(reason)
@@ -57,7 +58,7 @@ def do_rename(moderator, user, *, new_username: str, reason: str):
     return user
 
 
-def _lock_live_games(user) -> None:
+def _lock_live_games(user: User) -> None:
     """The games the player sits in that can still end a round, locked after the account: a round
     ending in one of them waits for the rename (and then shows the new name), or the rename waits for
     it (and then renames what it wrote)."""
@@ -67,7 +68,7 @@ def _lock_live_games(user) -> None:
     lock_games(live.values_list("game_id", flat=True))
 
 
-def _rename_in_games(user, old: str) -> None:
+def _rename_in_games(user: User, old: str) -> None:
     """Seats, chat lines and results keep a copy of the name they were written under: the old name
     goes too (the move log and message line name accounts by reference, filled in when shown). Open
     pages of the player's recent games are pushed the new name once the rename commits."""

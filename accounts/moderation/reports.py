@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games.actions.chat import clean_text
 from games.core.actors import Actor, refuse_banned, seats_of
 from games.core.errors import Conflict, GameError, GameNotFound, NotAllowed
@@ -50,9 +52,11 @@ def do_report_message(game_id: str, actor: Actor, *, message_id: int, reason: st
         return Report.objects.get(message=message, reporter_id=actor.user_id)
 
 
-def do_report_player(reporter, reported, *, reason: str, game_id: str = "") -> Report:
+def do_report_player(
+    reporter: User | AnonymousUser | None, reported: User, *, reason: str, game_id: str = ""
+) -> Report:
     """One open report per reporter and player: reporting again while it is open changes nothing."""
-    if reporter is None or not reporter.is_authenticated:
+    if not isinstance(reporter, User):  # a visitor (AnonymousUser) or nobody
         raise NotAllowed("Log in to report a player.")
     if reporter.pk == reported.pk:
         raise Conflict("You can't report yourself.")
@@ -74,15 +78,16 @@ def do_report_player(reporter, reported, *, reason: str, game_id: str = "") -> R
 # --- moderators resolve --------------------------------------------------------------------------------
 
 
-def report_target(report: Report):
+def report_target(report: Report) -> User | None:
     """The player a report is about: the reported player, or the reported message's author."""
     if report.reported_id:
         return report.reported
-    return report.message.user if report.message_id else None
+    message = report.message  # None without a query when the report names none
+    return message.user if message is not None else None
 
 
 def do_resolve_report(
-    moderator, report: Report, *, outcome: str, reason: str, until: datetime | None = None
+    moderator: User, report: Report, *, outcome: str, reason: str, until: datetime | None = None
 ) -> Report:
     """Close a report with an outcome, doing what it says (hide the message, mute or ban its author).
     Other open reports of the same message close with it."""
@@ -99,7 +104,7 @@ def do_resolve_report(
         if target is not None:  # the same rules as every action on an account
             may_act_on(moderator, target)
         if outcome == Outcome.HIDDEN:
-            if report.message_id is None:
+            if report.message is None:
                 raise ModerationError("A player report has no message to hide.")
             do_hide_message(moderator, report.message, reason=reason or "Reported message")
         elif outcome == Outcome.MUTED:
@@ -124,7 +129,8 @@ def do_resolve_report(
             moderator,
             "resolve_report",
             user=target,
-            game_id=report.game_id or (report.message.game_id if report.message_id else ""),
+            game_id=report.game_id
+            or (report.message.game_id if report.message is not None else ""),
             reason=reason,
             before={"report": report.pk, "outcome": "open"},
             after={"report": report.pk, "outcome": outcome, "reports_closed": closed},

@@ -3,6 +3,8 @@ while migrations run), so a fresh database and an upgraded one get the same role
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import Group, Permission
 
 MODERATOR = "Moderator"
@@ -54,7 +56,7 @@ def _permissions(names: list[str]) -> list[Permission]:
     return found
 
 
-def ensure_roles(**kwargs) -> None:
+def ensure_roles(**kwargs: Any) -> None:
     """post_migrate handler: the groups hold exactly their listed permissions."""
     for name, permissions in (
         (MODERATOR, MODERATOR_PERMISSIONS),

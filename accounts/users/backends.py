@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.http import HttpRequest
+
 from .sanctions import lift_expired_ban
 
 
@@ -9,7 +13,13 @@ class LiftExpiredBan:
     """Listed before Django's ModelBackend: a player whose timed ban has run out is made active again
     before the password is checked. It never logs anyone in itself (ModelBackend does)."""
 
-    def authenticate(self, request, username=None, password=None, **kwargs):
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         if username:
             lift_expired_ban(username)
         return None  # no get_user either: Django's test client logs in with the first backend having one

@@ -5,9 +5,17 @@ the account's games against the computer and at one screen. The first request th
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+
+from accounts.models import User
 
 from .sanctions import ban_in_force, ban_notice_for
 
@@ -15,7 +23,9 @@ from .sanctions import ban_in_force, ban_notice_for
 BANNED_ACCOUNT = "ludopat_banned_account"
 
 
-def banned_account_of(session, user):
+def banned_account_of(
+    session: SessionBase | None, user: AbstractBaseUser | AnonymousUser | None
+) -> User | None:
     """The banned account `session` is still logged in as (Django refused it as `user`), or None."""
     if session is None or (user is not None and user.is_authenticated):
         return None
@@ -31,7 +41,7 @@ def banned_account_of(session, user):
     return account if ban_in_force(account) else None
 
 
-def end_session(session, account_id: int) -> None:
+def end_session(session: SessionBase, account_id: int) -> None:
     """Nothing of the log-in or the browser key is left (a new session key, the old row deleted)."""
     session.flush()
     session[BANNED_ACCOUNT] = account_id
@@ -48,20 +58,20 @@ class EndBannedSessions:
     session say why (`request.ban_notice`, shown by base.html). Costs a query only for such a
     session."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
-        session = getattr(request, "session", None)
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        session: SessionBase | None = getattr(request, "session", None)
         logged_in = session is not None and SESSION_KEY in session
         account = banned_account_of(session, request.user) if logged_in else None
-        if account is not None:
+        if session is not None and account is not None:
             end_session(session, account.pk)
         if session is not None and BANNED_ACCOUNT in session:
             banned = session[BANNED_ACCOUNT]
             notice = "" if request.user.is_authenticated else ban_notice_for(banned)
             if notice:
-                request.ban_notice = notice
+                request.ban_notice = notice  # type: ignore[attr-defined]  # read by base.html
             else:  # lifted or over, or someone has logged in on this browser since
                 del session[BANNED_ACCOUNT]
         return self.get_response(request)

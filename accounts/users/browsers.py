@@ -15,11 +15,15 @@ Clearing cookies (or another browser) defeats this; the shared-address collusion
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
 from django.dispatch import Signal
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 COOKIE = "ludopat_browser"
@@ -55,7 +59,7 @@ class Browser:
     """A request's browser id: read from its signed cookie, or made the first time it is needed (then
     the middleware sends the cookie with the response)."""
 
-    def __init__(self, request) -> None:
+    def __init__(self, request: HttpRequest) -> None:
         raw = request.get_signed_cookie(COOKIE, default=None, salt=SALT)
         self._id = raw if isinstance(raw, str) and 0 < len(raw) <= 32 else None
         self.send_cookie = False
@@ -98,16 +102,19 @@ def share_a_browser(user_id: int, other_id: int) -> bool:
     return other_id in accounts_sharing_a_browser_with(user_id)
 
 
-def _note(request, user_id: int) -> str:
-    return f"{request.browser.id}:{user_id}:{timezone.now().date().isoformat()}"
+def _note(browser: Browser, user_id: int) -> str:
+    return f"{browser.id}:{user_id}:{timezone.now().date().isoformat()}"
 
 
-def remember_browser(sender, request, user, **kwargs) -> None:
+def remember_browser(
+    sender: object, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any
+) -> None:
     """user_logged_in receiver (sign-ups log in too): this account is now the browser's."""
-    if request is None or not hasattr(request, "browser"):
+    browser: Browser | None = getattr(request, "browser", None)
+    if request is None or browser is None:
         return  # a log-in made in code (tests' force_login): the next request records it
-    record(request.browser.id, user.pk)
-    request.session[NOTED] = _note(request, user.pk)
+    record(browser.id, user.pk)
+    request.session[NOTED] = _note(browser, user.pk)
 
 
 class BrowserMiddleware:
@@ -115,23 +122,24 @@ class BrowserMiddleware:
     from before a log-in could record it, and the record's last-seen stays fresh); sends the cookie
     when the id is new, and again when recording, which keeps it from expiring."""
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
-        request.browser = Browser(request)
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        browser = Browser(request)
+        request.browser = browser  # type: ignore[attr-defined]  # HttpRequest's, for this site
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            note = _note(request, user.pk)
+            note = _note(browser, user.pk)
             if request.session.get(NOTED) != note:
-                record(request.browser.id, user.pk)
+                record(browser.id, user.pk)
                 request.session[NOTED] = note
-                request.browser.send_cookie = True
+                browser.send_cookie = True
         response = self.get_response(request)
-        if request.browser.send_cookie:
+        if browser.send_cookie:
             response.set_signed_cookie(
                 COOKIE,
-                request.browser.id,
+                browser.id,
                 salt=SALT,
                 max_age=COOKIE_MAX_AGE,
                 secure=settings.SESSION_COOKIE_SECURE,

@@ -8,6 +8,7 @@ People, not tabs, are counted: two tabs of one account are one player online.
 from __future__ import annotations
 
 import time
+from typing import cast
 
 import redis
 
@@ -22,14 +23,16 @@ def _member(who: str, channel: str) -> str:
     return f"{who}\n{channel}"
 
 
-def _distinct(members: list) -> int:
+def _distinct(members: list[bytes]) -> int:
     return len({m.decode().split("\n", 1)[0] for m in members})
 
 
 def online_count() -> int:
     """Players online now (0 if Redis is unreachable: the home page must render anyway)."""
     try:
-        return _distinct(redis_client().zrangebyscore(KEY, time.time() - STALE_SECONDS, "+inf"))
+        # cast: redis-py types every reply as "maybe awaitable"; this client is the synchronous one.
+        members = redis_client().zrangebyscore(KEY, time.time() - STALE_SECONDS, "+inf")
+        return _distinct(cast("list[bytes]", members))
     except redis.RedisError:
         return 0
 

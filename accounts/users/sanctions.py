@@ -14,6 +14,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
+
 
 def when(moment: datetime) -> str:
     return timezone.localtime(moment).strftime("%d %b %Y %H:%M %Z")
@@ -22,9 +24,9 @@ def when(moment: datetime) -> str:
 # --- mutes ---------------------------------------------------------------------------------------------
 
 
-def mute_notice(user) -> str:
+def mute_notice(user: User | None) -> str:
     """The sentence a muted player is refused with, or "" if they may chat."""
-    if user is None or not user.is_muted:
+    if user is None or user.muted_until is None or not user.is_muted:
         return ""
     return f"Muted until {when(user.muted_until)}: {user.mute_reason}"
 
@@ -40,17 +42,17 @@ def mute_notice_for(user_id: int | None) -> str:
 # --- bans ----------------------------------------------------------------------------------------------
 
 
-def ban_in_force(user) -> bool:
+def ban_in_force(user: User | None) -> bool:
     """Banned now: a timed ban whose end has passed no longer counts, even before it is lifted."""
     if user is None or user.banned_at is None:
         return False
     return user.banned_until is None or user.banned_until > timezone.now()
 
 
-def ban_notice(user) -> str:
+def ban_notice(user: User | None) -> str:
     """What a banned player is told (on their open pages, at their next request, at log-in once the
     password was right), or "" if no ban is in force."""
-    if not ban_in_force(user):
+    if user is None or not ban_in_force(user):
         return ""
     until = f" until {when(user.banned_until)}" if user.banned_until else ""
     return f"Your account is banned{until}: {user.ban_reason}"
@@ -61,7 +63,7 @@ def ban_notice_for(user_id: int) -> str:
     return ban_notice(get_user_model().objects.filter(pk=user_id).first())
 
 
-def lift_ban(user) -> None:
+def lift_ban(user: User) -> None:
     """The account is active again and keeps no trace of the ban (the audit log does)."""
     user.is_active = True
     user.banned_at, user.banned_until, user.ban_reason = None, None, ""

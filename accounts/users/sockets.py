@@ -3,6 +3,9 @@ all at once, whichever daphne process holds them."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 from django.template.loader import render_to_string
 
 from ludopat import push
@@ -18,7 +21,7 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-async def join_user_group(consumer) -> None:
+async def join_user_group(consumer: Any) -> None:  # a Channels consumer
     """Call from a consumer's `connect`: an authenticated viewer's connection joins their group (the
     consumer then needs an `account_closed` handler that closes it)."""
     user = consumer.scope.get("user")
@@ -27,7 +30,7 @@ async def join_user_group(consumer) -> None:
         await consumer.channel_layer.group_add(consumer.user_group, consumer.channel_name)
 
 
-async def leave_user_group(consumer) -> None:
+async def leave_user_group(consumer: Any) -> None:
     if getattr(consumer, "user_group", None):
         await consumer.channel_layer.group_discard(consumer.user_group, consumer.channel_name)
 
@@ -56,14 +59,19 @@ class ClosedOnBan:
     the account is banned, until when and why, and closes the connection with a code the page does
     not reconnect on."""
 
-    async def account_closed(self, event):
+    # Given by the consumer class this is mixed into (Channels' AsyncWebsocketConsumer).
+    scope: dict[str, Any]
+    send: Callable[..., Awaitable[None]]
+    close: Callable[..., Awaitable[None]]
+
+    async def account_closed(self, event: dict[str, Any]) -> None:
         user = self.scope.get("user")
         notice = ""
         if user is not None and user.is_authenticated:
             notice = await db_call(ban_notice_for)(user.pk)
         await self.close_for_ban(notice)
 
-    async def account_notice(self, event):
+    async def account_notice(self, event: dict[str, Any]) -> None:
         """A notice for the account (send_to_account): shown on whichever page this is."""
         await self.send(text_data=event["html"])
 

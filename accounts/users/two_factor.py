@@ -14,12 +14,15 @@ from base64 import b32encode
 from math import ceil
 
 import segno
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 from django_otp.models import Device
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from accounts.models import User
 from ludopat.refusals import Refusal
 
 APP = "Authenticator app"  # the devices' names, as the admin lists them
@@ -42,32 +45,32 @@ class SecondFactorRefusal(Refusal):
     pass
 
 
-def is_verified(user) -> bool:
+def is_verified(user: AbstractBaseUser | AnonymousUser) -> bool:
     """Whether a device verified this request's session (django-otp's middleware says so on the user;
     a user that never passed through it, a test's or a command's, is not verified)."""
     verified = getattr(user, "is_verified", None)
     return bool(user.is_authenticated and callable(verified) and verified())
 
 
-def needs_second_factor(user) -> bool:
+def needs_second_factor(user: User) -> bool:
     """Staff may not work without one; players choose."""
     return bool(user.is_staff)
 
 
-def authenticator_of(user) -> TOTPDevice | None:
+def authenticator_of(user: User) -> TOTPDevice | None:
     return TOTPDevice.objects.filter(user=user, confirmed=True).first()
 
 
-def has_second_factor(user) -> bool:
+def has_second_factor(user: User) -> bool:
     """Whether log-ins of this account ask for a code."""
     return TOTPDevice.objects.filter(user=user, confirmed=True).exists()
 
 
-def recovery_codes_left(user) -> int:
+def recovery_codes_left(user: User) -> int:
     return StaticToken.objects.filter(device__user=user, device__confirmed=True).count()
 
 
-def pending_authenticator(user) -> TOTPDevice:
+def pending_authenticator(user: User) -> TOTPDevice:
     """The authenticator being set up: the same secret on every visit until a code confirms it, so the
     QR code a person scanned stays the one the site expects."""
     found = TOTPDevice.objects.filter(user=user, confirmed=False).first()
@@ -86,7 +89,7 @@ def qr_code(device: TOTPDevice) -> str:
     return segno.make(device.config_url, error="m").svg_data_uri(scale=5, border=4, light="white")
 
 
-def do_confirm_authenticator(user, code: str) -> tuple[TOTPDevice, list[str]]:
+def do_confirm_authenticator(user: User, code: str) -> tuple[TOTPDevice, list[str]]:
     """The first code from the app confirms it; any earlier authenticator is replaced, and a fresh set
     of recovery codes is made: (the device, the codes to show once)."""
     code = _clean(code)
@@ -103,13 +106,13 @@ def do_confirm_authenticator(user, code: str) -> tuple[TOTPDevice, list[str]]:
     raise refusal or SecondFactorRefusal(START_AGAIN, 409)
 
 
-def do_new_recovery_codes(user) -> list[str]:
+def do_new_recovery_codes(user: User) -> list[str]:
     """A new set of recovery codes; the old ones stop working."""
     with transaction.atomic():
         return _new_recovery_codes(user)
 
 
-def _new_recovery_codes(user) -> list[str]:
+def _new_recovery_codes(user: User) -> list[str]:
     StaticDevice.objects.filter(user=user).delete()
     device = StaticDevice.objects.create(user=user, name=RECOVERY, confirmed=True)
     codes = [StaticToken.random_token() for _ in range(RECOVERY_CODES)]
@@ -117,7 +120,7 @@ def _new_recovery_codes(user) -> list[str]:
     return codes
 
 
-def do_check_code(user, code: str) -> Device:
+def do_check_code(user: User, code: str) -> Device:
     """The device that accepts `code` (6 digits: the app's; anything else: a recovery code, which is
     then used up). Each device slows down its own guessing (django-otp doubles the wait after each
     wrong code), on top of the views' rate limit."""
@@ -135,7 +138,7 @@ def do_check_code(user, code: str) -> Device:
     return device
 
 
-def _refusal(device, code: str, wrong: str) -> SecondFactorRefusal | None:
+def _refusal(device: Device | None, code: str, wrong: str) -> SecondFactorRefusal | None:
     """Why `device` does not accept `code` (None: it did, and a recovery code is used up)."""
     if device is None:
         return None
@@ -152,7 +155,7 @@ def _seconds(wait: int) -> str:
     return f"{ceil(wait / 60)} minutes"
 
 
-def do_turn_off(user) -> None:
+def do_turn_off(user: User) -> None:
     """A player's log-ins ask for a password only again. Staff keep theirs (an admin resets a lost one:
     `manage.py reset_second_factor`)."""
     if needs_second_factor(user):
@@ -162,7 +165,7 @@ def do_turn_off(user) -> None:
     do_reset(user)
 
 
-def do_reset(user) -> int:
+def do_reset(user: User) -> int:
     """Every device of the account deleted (a lost phone): its sessions are no longer verified, and
     its next log-in asks for a password only (staff then set up a new app before the desk opens)."""
     with transaction.atomic():

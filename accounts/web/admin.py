@@ -2,9 +2,15 @@
 through actions (each asks for a reason and is audited, and calls accounts.moderation); never deleted.
 The audit log is read-only for everyone, superusers included. The reports queue is admin_reports.py."""
 
+from __future__ import annotations
+
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -14,6 +20,7 @@ from ..models import CollusionFlag, User
 from ..moderation import bans, coins, collusion, mutes, renames
 from ..moderation.audit import AuditLog
 from .admin_actions import form_action
+from .admin_actions import moderator_of as _moderator
 from .admin_forms import BanForm, CoinsForm, MuteForm, ReasonForm, RenameForm, ends_after
 
 admin.site.site_header = "Ludopat moderation"
@@ -35,10 +42,10 @@ class BannedFilter(admin.SimpleListFilter):
     title = "ban"
     parameter_name = "banned"
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("yes", "Banned"), ("no", "Not banned")]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
         if self.value() == "yes":
             return queryset.filter(banned_at__isnull=False)
         if self.value() == "no":
@@ -50,10 +57,10 @@ class MutedFilter(admin.SimpleListFilter):
     title = "mute"
     parameter_name = "muted"
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("yes", "Muted now")]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
         if self.value() == "yes":
             return queryset.filter(muted_until__gt=timezone.now())
         return queryset
@@ -73,20 +80,22 @@ class PlayerAdmin(UserAdmin):
     )
     list_filter = (BannedFilter, MutedFilter, "is_staff", "is_active", "groups")
     search_fields = ("username", "email")
-    fieldsets = (*UserAdmin.fieldsets, ("Moderation", {"fields": MODERATION_FIELDS[1:]}))
+    fieldsets = (*(UserAdmin.fieldsets or ()), ("Moderation", {"fields": MODERATION_FIELDS[1:]}))
     actions = ["ban", "unban", "mute", "unmute", "rename", "adjust_coins"]
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: User | None = None) -> list[str]:
         readonly = list(super().get_readonly_fields(request, obj)) + list(MODERATION_FIELDS)
         readonly.append("coins")
         if obj is not None:
             readonly.append("username")  # renamed through the audited action
         return readonly
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: User | None = None) -> bool:
         return False  # deactivated (banned), never deleted: their rounds stay in others' histories
 
-    def get_search_results(self, request, queryset, search_term):
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[User], search_term: str
+    ) -> tuple[QuerySet[User], bool]:
         """A room id finds the players seated in it (a moderator looking into a game's players)."""
         from games.models import Seat
 
@@ -98,19 +107,19 @@ class PlayerAdmin(UserAdmin):
         return results, duplicates
 
     @admin.display(description="banned until")
-    def banned_until_display(self, obj):
+    def banned_until_display(self, obj: User) -> object:
         if not obj.is_banned:
             return ""
         return obj.banned_until or "lifted by hand"
 
-    def get_fieldsets(self, request, obj=None):
+    def get_fieldsets(self, request: HttpRequest, obj: User | None = None) -> Any:
         fieldsets = super().get_fieldsets(request, obj)
         if obj is not None and request.user.has_perm("accounts.view_ledgertransaction"):
             fieldsets = (*fieldsets, ("Coins", {"fields": ("coins",)}))
         return fieldsets
 
     @admin.display(description="coins")
-    def coins(self, obj):
+    def coins(self, obj: User) -> str:
         """The balance and a link to the account's ledger transactions."""
         from ..ledger.history import balance_of
 
@@ -120,22 +129,24 @@ class PlayerAdmin(UserAdmin):
         )
 
     # Permissions for the actions (Django asks has_<name>_permission).
-    def has_ban_permission(self, request):
+    def has_ban_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("accounts.ban_user")
 
-    def has_mute_permission(self, request):
+    def has_mute_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("accounts.mute_user")
 
-    def has_rename_permission(self, request):
+    def has_rename_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("accounts.rename_user")
 
-    def has_adjust_coins_permission(self, request):
+    def has_adjust_coins_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("accounts.adjust_coins")
 
     @admin.action(description="Adjust the selected players' coins", permissions=["adjust_coins"])
-    def adjust_coins(self, request, queryset):
-        def apply(user, data):
-            coins.do_adjust_coins(request.user, user, amount=data["amount"], reason=data["reason"])
+    def adjust_coins(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        def apply(user: User, data: dict[str, Any]) -> None:
+            coins.do_adjust_coins(
+                _moderator(request), user, amount=data["amount"], reason=data["reason"]
+            )
 
         return form_action(
             self,
@@ -149,10 +160,10 @@ class PlayerAdmin(UserAdmin):
         )
 
     @admin.action(description="Ban the selected players", permissions=["ban"])
-    def ban(self, request, queryset):
-        def apply(user, data):
+    def ban(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        def apply(user: User, data: dict[str, Any]) -> None:
             until = ends_after(data["duration"]) if data["duration"] else None
-            bans.do_ban(request.user, user, reason=data["reason"], until=until)
+            bans.do_ban(_moderator(request), user, reason=data["reason"], until=until)
 
         return form_action(
             self,
@@ -166,7 +177,7 @@ class PlayerAdmin(UserAdmin):
         )
 
     @admin.action(description="Lift the ban of the selected players", permissions=["ban"])
-    def unban(self, request, queryset):
+    def unban(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return form_action(
             self,
             request,
@@ -174,15 +185,17 @@ class PlayerAdmin(UserAdmin):
             action="unban",
             title="Lift the ban",
             form_class=ReasonForm,
-            apply=lambda user, data: bans.do_unban(request.user, user, reason=data["reason"]),
+            apply=lambda user, data: bans.do_unban(
+                _moderator(request), user, reason=data["reason"]
+            ),
             done="ban lifted.",
         )
 
     @admin.action(description="Mute the selected players' chat", permissions=["mute"])
-    def mute(self, request, queryset):
-        def apply(user, data):
+    def mute(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        def apply(user: User, data: dict[str, Any]) -> None:
             mutes.do_mute(
-                request.user, user, until=ends_after(data["duration"]), reason=data["reason"]
+                _moderator(request), user, until=ends_after(data["duration"]), reason=data["reason"]
             )
 
         return form_action(
@@ -197,7 +210,7 @@ class PlayerAdmin(UserAdmin):
         )
 
     @admin.action(description="Unmute the selected players", permissions=["mute"])
-    def unmute(self, request, queryset):
+    def unmute(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         return form_action(
             self,
             request,
@@ -205,15 +218,17 @@ class PlayerAdmin(UserAdmin):
             action="unmute",
             title="Unmute",
             form_class=ReasonForm,
-            apply=lambda user, data: mutes.do_unmute(request.user, user, reason=data["reason"]),
+            apply=lambda user, data: mutes.do_unmute(
+                _moderator(request), user, reason=data["reason"]
+            ),
             done="unmuted.",
         )
 
     @admin.action(description="Rename the selected player", permissions=["rename"])
-    def rename(self, request, queryset):
-        def apply(user, data):
+    def rename(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        def apply(user: User, data: dict[str, Any]) -> None:
             renames.do_rename(
-                request.user, user, new_username=data["username"], reason=data["reason"]
+                _moderator(request), user, new_username=data["username"], reason=data["reason"]
             )
 
         return form_action(
@@ -240,13 +255,13 @@ class AuditLogAdmin(admin.ModelAdmin):
     date_hierarchy = "created"
 
     # Append-only for everyone, superusers included: entries are written by the moderation services.
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -259,16 +274,18 @@ from . import ledger_admin as _ledger_admin  # noqa: E402, F401
 class CollusionFlagAdmin(admin.ModelAdmin):
     """Not a table: the list of flagged pairs, computed from results and log-in addresses."""
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
         context = {

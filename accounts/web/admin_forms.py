@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django import forms
 from django.utils import timezone
@@ -17,7 +17,7 @@ DURATIONS = [
 ]
 
 
-def ends_after(hours: str):
+def ends_after(hours: str) -> datetime:
     return timezone.now() + timedelta(hours=int(hours))
 
 

@@ -19,6 +19,7 @@ from games.models import ChatMessage, Seat
 from ..moderation import desk_reads, reports
 from ..moderation.errors import ModerationError
 from ..moderation.models import Report
+from .admin_actions import moderator_of
 from .admin_forms import DURATIONS, ends_after
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class ReportAdmin(admin.ModelAdmin):
         until = ends_after(data["duration"]) if data.get("duration") else None
         try:
             reports.do_resolve_report(
-                request.user,
+                moderator_of(request),
                 obj,
                 outcome=data["resolution"],
                 reason=data.get("note", ""),

@@ -9,8 +9,11 @@ this module is imported before the models are ready: what needs them is imported
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.admin import AdminSite
 from django.contrib.admin.apps import AdminConfig as DjangoAdminConfig
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
@@ -21,12 +24,14 @@ class StaffAdminSite(AdminSite):
     site_header = "Ludopat moderation"
     site_title = "Ludopat moderation"
 
-    def has_permission(self, request) -> bool:
+    def has_permission(self, request: HttpRequest) -> bool:
         from ..users.two_factor import is_verified
 
         return super().has_permission(request) and is_verified(request.user)
 
-    def login(self, request, extra_context=None):
+    def login(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         from django.contrib.auth.views import redirect_to_login
 
         from .two_factor_views import second_factor_needed

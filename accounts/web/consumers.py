@@ -1,3 +1,5 @@
+from typing import Any
+
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
@@ -11,7 +13,7 @@ from ..users.sockets import ClosedOnBan, join_user_group, leave_user_group
 class OnlineConsumer(ClosedOnBan, AsyncWebsocketConsumer):
     """Keeps the home page's "N players online" live: every change is pushed to every open page."""
 
-    async def connect(self):
+    async def connect(self) -> None:
         user = self.scope.get("user")
         session = self.scope.get("session")
         if user is not None and user.is_authenticated:
@@ -27,7 +29,7 @@ class OnlineConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await self.accept()
         await self._announce(await self.presence.seen(self.who, self.channel_name))
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Any message is a heartbeat (the page sends one every 30 s) keeping this connection fresh;
         # a client sending far more than that is closed (ludopat/frame_limit.py).
         if not self.frames.take():
@@ -35,7 +37,7 @@ class OnlineConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             return
         await self.presence.touch(self.who, self.channel_name)
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         if hasattr(self, "presence"):
             await self._announce(await self.presence.gone(self.who, self.channel_name))
             await self.presence.close()
@@ -46,5 +48,5 @@ class OnlineConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         event = {"type": "online.count", "count": count}
         await push.send_async(GROUP, event, about="the online count", layer=self.channel_layer)
 
-    async def online_count(self, event):
+    async def online_count(self, event: dict[str, Any]) -> None:
         await self.send(text_data=render_to_string("partials/online_count.html", event))

@@ -5,6 +5,7 @@ never the default."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django import forms
 
@@ -50,12 +51,12 @@ class ResolveForm(forms.Form):
         },
     )
 
-    def __init__(self, *args, report: Report, **kwargs) -> None:
+    def __init__(self, *args: Any, report: Report, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.report = report
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         outcome = data.get("outcome")
         if outcome == Outcome.HIDDEN and not self.report.message_id:
             raise forms.ValidationError("A player report has no message to hide.")

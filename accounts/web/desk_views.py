@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -16,12 +18,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.moderation.models import Report
 
+from ..models import User
 from ..moderation import desk_reads
 from ..moderation.errors import ModerationError
 from ..moderation.reports import do_resolve_report
 from ..users.sanctions import when
 from ..users.two_factor import is_verified
 from .desk_forms import ResolveForm
+from .logged_in import account_of
 from .two_factor_views import second_factor_needed
 
 NOT_STAFF = "The moderator's desk is for the site's moderators."
@@ -44,7 +48,7 @@ DONE = {
 }
 
 
-def may_use_desk(user) -> bool:
+def may_use_desk(user: User | AnonymousUser) -> bool:
     return bool(user.is_active and user.is_staff and user.has_perm("accounts.view_report"))
 
 
@@ -53,7 +57,7 @@ def desk_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     log in, anyone else is told why (staff without the second factor, how to get one)."""
 
     @wraps(view)
-    def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         user = request.user
         if not user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -95,7 +99,9 @@ def report(request: HttpRequest, report_id: int) -> HttpResponse:
         return _report_page(request, found, form, status=400)
     outcome, reason = form.cleaned_data["outcome"], form.cleaned_data["reason"]
     try:
-        do_resolve_report(request.user, found, outcome=outcome, reason=reason, until=form.until())
+        do_resolve_report(
+            account_of(request), found, outcome=outcome, reason=reason, until=form.until()
+        )
     except ModerationError as error:
         found.refresh_from_db()  # another moderator may have resolved it meanwhile: a conflict
         return _report_page(request, found, form, str(error), 400 if found.is_open else 409)

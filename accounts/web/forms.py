@@ -1,3 +1,5 @@
+from typing import Any
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
@@ -59,7 +61,7 @@ class SignUpForm(ErrorsBesideFields, UserCreationForm):
         model = User
         fields = ("username", "email")
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         fields = self.fields
         fields[
@@ -72,13 +74,13 @@ class SignUpForm(ErrorsBesideFields, UserCreationForm):
             fields[name].error_messages["required"] = message
         fields["username"].error_messages["invalid"] = SIGN_UP_ERRORS["invalid"]
 
-    def add_error(self, field, error) -> None:
+    def add_error(self, field: str | None, error: Any) -> None:
         """Every error reaches the form here (field checks, the password validators, the unique
         name): Django's sentences become ours, by their code."""
         super().add_error(field, _in_our_words(error))
 
 
-def _in_our_words(error):
+def _in_our_words(error: Any) -> Any:
     if not isinstance(error, ValidationError):
         return error
     if hasattr(error, "error_dict"):
@@ -111,7 +113,7 @@ class LogInForm(AuthenticationForm):
     are banned, until when and why. A wrong password gets the usual answer, banned or not, so the form
     reveals no account that the password does not open."""
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         try:
             return super().clean()
         except ValidationError as error:

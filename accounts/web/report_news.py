@@ -13,10 +13,12 @@ most pages read nothing for this.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.contrib import messages
 from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from redis.exceptions import RedisError
@@ -69,7 +71,9 @@ def outcomes_to_tell(user_id: int, now: datetime | None = None) -> list[str]:
     reports = list(resolved)
     if not reports:
         return []
-    cache.set(_key(user_id), reports[-1].resolved_at.isoformat(), KEPT)
+    last = reports[-1].resolved_at  # set: the query is on it
+    if last is not None:
+        cache.set(_key(user_id), last.isoformat(), KEPT)
     return [SENTENCES[Outcome(r.outcome)].format(name=_name(r)) for r in reports]
 
 
@@ -77,10 +81,10 @@ class TellReporters:
     """After the messages middleware: a signed-in player's full-page requests carry the news (htmx
     swaps would drop it unseen, so they leave it for the next page)."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         if (
             request.method == "GET"

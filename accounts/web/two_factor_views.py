@@ -11,9 +11,10 @@ from __future__ import annotations
 import time
 
 from django import forms
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,9 +25,11 @@ from django_otp import login as otp_login
 from ludopat import client_address, throttle
 from ludopat.next_url import next_in
 
+from ..models import User
 from ..users import two_factor
 from ..users.two_factor import SecondFactorRefusal, is_verified
 from .forms import LogInForm
+from .logged_in import account_of
 
 PENDING = (
     "second_factor_pending"  # session: the account whose password was right, awaiting its code
@@ -61,7 +64,7 @@ class LogInView(auth_views.LoginView):
     authentication_form = LogInForm
     redirect_authenticated_user = True
 
-    def form_valid(self, form):
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         user = form.get_user()
         if not two_factor.has_second_factor(user):
             return super().form_valid(form)
@@ -109,19 +112,20 @@ def login_code(request: HttpRequest) -> HttpResponse:
     return redirect(after or "home")
 
 
-def _whose_code(request: HttpRequest):
+def _whose_code(request: HttpRequest) -> tuple[User | None, str]:
     """(the account asked for a code, its log-in backend or "" when it is already logged in)."""
     if request.user.is_authenticated:
-        return request.user, ""
+        return account_of(request), ""
     pending = request.session.get(PENDING)
     if not isinstance(pending, dict) or time.time() - pending.get("since", 0) > PENDING_SECONDS:
         request.session.pop(PENDING, None)
         return None, ""
-    user = get_user_model()._default_manager.filter(pk=pending.get("user"), is_active=True).first()
+    # 0: no account (a pending log-in always names one).
+    user = User.objects.filter(pk=pending.get("user", 0), is_active=True).first()
     return user, (pending.get("backend", "") if user is not None else "")
 
 
-def _may_try_a_code(request: HttpRequest, user) -> bool:
+def _may_try_a_code(request: HttpRequest, user: User) -> bool:
     """The site's rate limit (ludopat.throttle), per account: the guesser changes address and browser,
     never the account. The address gets its factor, as in every other limit."""
     per_account = throttle.within("second_factor", f"user:{user.pk}", CODES_PER_WINDOW, CODE_WINDOW)
@@ -135,7 +139,9 @@ def _may_try_a_code(request: HttpRequest, user) -> bool:
     return per_account and per_address
 
 
-def _code_page(request, form, after: str, status: int = 200) -> HttpResponse:
+def _code_page(
+    request: HttpRequest, form: forms.Form, after: str, status: int = 200
+) -> HttpResponse:
     return render(request, "accounts/login_code.html", {"form": form, "next": after}, status=status)
 
 
@@ -145,7 +151,7 @@ def enrol(request: HttpRequest) -> HttpResponse:
     """Set up an authenticator: scan the QR code (or type the secret), confirm with the first code,
     then see the recovery codes once. Replacing an authenticator takes a session it verified: a
     stolen password must not be enough to swap the owner's phone for the thief's."""
-    user = request.user
+    user = account_of(request)
     after = next_in(request.POST, request) or next_in(request.GET, request) or ""
     if two_factor.has_second_factor(user) and not is_verified(user):
         return redirect(_with_next(reverse("login_code"), after))
@@ -181,7 +187,7 @@ def enrol(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def recovery_codes(request: HttpRequest) -> HttpResponse:
     """New recovery codes are shown here once; asking again makes a new set (a verified session)."""
-    user = request.user
+    user = account_of(request)
     if request.method == "POST":
         if not is_verified(user):
             return redirect(_with_next(reverse("login_code"), reverse("two_factor")))
@@ -202,7 +208,7 @@ def _show_codes_once(request: HttpRequest, codes: list[str], after: str) -> Http
 @login_required
 def settings_page(request: HttpRequest) -> HttpResponse:
     """Whether log-ins ask for a code, and what can be done about it."""
-    user = request.user
+    user = account_of(request)
     context = {
         "on": two_factor.has_second_factor(user),
         "verified": is_verified(user),
@@ -215,7 +221,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def turn_off(request: HttpRequest) -> HttpResponse:
-    user = request.user
+    user = account_of(request)
     if not is_verified(user):
         return redirect(_with_next(reverse("login_code"), reverse("two_factor")))
     try:
@@ -227,7 +233,7 @@ def turn_off(request: HttpRequest) -> HttpResponse:
 
 def second_factor_needed(request: HttpRequest, after: str) -> HttpResponse:
     """The desk's and the admin's answer to a staff session that no device verified."""
-    context = {"enrolled": two_factor.has_second_factor(request.user), "next": after}
+    context = {"enrolled": two_factor.has_second_factor(account_of(request)), "next": after}
     return render(request, "accounts/second_factor_needed.html", context, status=403)
 
 

@@ -2,6 +2,8 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -23,12 +25,12 @@ TOO_MANY_RESETS = "Too many password reset requests: try again in an hour."
 PLAYERS_LIKE = 10  # names offered on a player-not-found page
 
 
-def _safe_next(request) -> str | None:
+def _safe_next(request: HttpRequest) -> str | None:
     return next_in(request.POST, request) or next_in(request.GET, request)
 
 
 @require_http_methods(["GET", "POST"])
-def signup(request):
+def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log straight in; `next` brings a guest back to the room they came from."""
     if request.method == "POST":
         form = SignUpForm(request.POST)
@@ -47,7 +49,7 @@ def signup(request):
 
 
 @reads_from_replica
-def profile(request, username: str):
+def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = User.objects.filter(username=username, is_active=True).first()
     if player is None:
         return _player_not_found(request, username)
@@ -56,7 +58,7 @@ def profile(request, username: str):
     return render(request, "accounts/profile.html", context)
 
 
-def _player_not_found(request, username: str):
+def _player_not_found(request: HttpRequest, username: str) -> HttpResponse:
     """A mistyped or gone player: say so, offer the players whose names come close, and a search."""
     close = (
         User.objects.filter(is_active=True, username__icontains=username[:40])
@@ -71,7 +73,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     """Django's reset form, limited per connection, browser, account and mailbox: each request sends
     an email, so a flood would spam a player's inbox (and our mail sender's reputation)."""
 
-    def form_valid(self, form):
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         request = self.request
         mailbox = throttle.Asker("", session=f"mail:{form.cleaned_data['email'].lower()}")
         allowed = throttle.check("password_reset", throttle.asker_for_request(request))
@@ -83,13 +85,13 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 @login_required
 @require_POST
-def report_player(request, username: str):
+def report_player(request: HttpRequest, username: str) -> HttpResponse:
     """A player reports another from their profile; the moderators see it in the reports queue."""
     player = get_object_or_404(User, username=username, is_active=True)
     form = ReportPlayerForm(request.POST)
     try:
         if not form.is_valid():
-            raise GameError(next(iter(form.errors.values()))[0])
+            raise GameError(str(next(iter(form.errors.values()))[0]))
         do_report_player(request.user, player, reason=form.cleaned_data["reason"])
     except GameError as error:
         messages.error(request, str(error))

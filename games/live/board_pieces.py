@@ -4,7 +4,7 @@ with the path to each (games.live.board_view works out where they are).
 Built here in Python, not in templates/partials/board.svg.html: a board has up to 16 tokens of about
 twenty values each, and a template loop over them was most of the cost of rendering a board, which
 every action pays three times (the mover's answer and the other two viewpoints' pushes). The markup is
-what the template loop made; tests/games/test_board_pieces.py holds the two to the same DOM.
+what the template loop made; tests/games/live/test_board_pieces.py holds the two to the same DOM.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The moderator's desk: a moderator sees the open report counted in the nav, opens it from the queue
 and mutes its sender for a day with a reason: two clicks and the reason. The sender's next chat line
 is refused with that reason. Every desk page passes axe. (The reporter's news on their next page is
-the site's messages list: tests/moderation/test_desk.py.)"""
+the site's messages list: tests/accounts/moderation/test_desk.py.)"""
 
 from __future__ import annotations
 

@@ -17,8 +17,8 @@ from games.core.actors import Actor
 from games.live.fragments import render_live
 from games.live.viewpoint import viewpoint_for
 from games.models import Seat
+from tests.accounts.moderation.conftest import staff
 from tests.games.webplay import SEED, anon, everyone_here, fresh, friends_room, member, step
-from tests.moderation.conftest import staff
 from tests.stack import ROOT, service_env
 
 # Committed for real: what the caches keep on commit is what is checked.

@@ -240,7 +240,10 @@ async def test_actions_over_the_socket_reach_the_others(django_user_model):
 
 async def test_a_visitor_without_the_link_cannot_connect(django_user_model):
     await room(django_user_model)
-    await connect("not-a-game-id", expect=False)
+    ws = WebsocketCommunicator(application, "/ws/games/not-a-game-id/", headers=list(HOST))
+    connected, code = await ws.connect()
+    # 4404: no such game, the close static/js/game.js says so on and does not retry after.
+    assert (connected, code) == (False, 4404)
 
 
 async def test_someone_not_seated_cannot_act(django_user_model):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 from games import engine
@@ -43,10 +41,6 @@ def test_a_twodice_kill_is_not_told_as_reaching_home():
         engine.Event("home", 0, ("red", 0)),
     ]
     assert narration.describe(home, "Ann", names) == "Ann moved Red 1 home. Red 1 is home."
-
-
-def test_the_examples_in_the_docstrings_hold():
-    assert doctest.testmod(narration).failed == 0
 
 
 @pytest.mark.django_db

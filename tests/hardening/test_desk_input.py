@@ -12,8 +12,8 @@ import pytest
 from accounts.moderation.audit import AuditLog
 from accounts.moderation.models import Report
 from games.models import ChatMessage
+from tests.accounts.moderation.conftest import staff
 from tests.games.webplay import friends_room, member
-from tests.moderation.conftest import staff
 
 from .test_hostile_input import BAD_IDS, check, client_for, fill, send_corpus, url_patterns
 

@@ -321,7 +321,7 @@ def test_an_id_too_large_for_the_database_is_refused_for_signed_in_players_and_s
     """Every URL with an id, from a signed-in player and from a moderator (whose requests reach the
     desk's views), GET and POST with the hostile values in the query and the body: never a 500."""
     from accounts.moderation.roles import MODERATOR
-    from tests.moderation.conftest import staff
+    from tests.accounts.moderation.conftest import staff
 
     settings.AXES_ENABLED = False
     player = django_user_model.objects.create_user("ann")
@@ -462,8 +462,12 @@ async def test_the_home_page_socket_survives_any_frame(world, redis_client):
     await home.send_to(bytes_data=b"\x00\xff" * 100)
     await drain(home, "home after the corpus")
     newcomer = await open_socket("/ws/online/", world["users"]["eve"])
-    # The first page is still in the group: it hears that a second person arrived.
-    while "2 players online" not in (await home.receive_output(timeout=5)).get("text", ""):
-        pass
+    # The first page is still in the group: it hears that a second person arrived (nothing within
+    # 5 s fails the test).
+    heard = ""
+    while "2 players online" not in heard:
+        output = await home.receive_output(timeout=5)
+        assert output["type"] == "websocket.send", f"the home page's socket was dropped ({output})"
+        heard = output.get("text", "")
     await newcomer.disconnect()
     await home.disconnect()

@@ -11,10 +11,10 @@ from accounts.moderation import bans
 from games.core.narration import shown
 from games.models import Game
 from games.staking.rooms import create_staked_room, join_staked_room
+from tests.accounts.moderation.conftest import MODERATOR, staff
 from tests.games.webplay import SEED, fresh, member
 from tests.integration.conftest import wait_for
 from tests.ledger_checks import assert_ledger_ok
-from tests.moderation.conftest import MODERATOR, staff
 from tests.races import interleave, nothing, postgres_only
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, postgres_only]

@@ -46,11 +46,11 @@ from games.actions import SeatSpec, TimerSpec, pauses
 from games.models import Action, ChatMessage, Game, Round, Seat
 from games.staking.quick import quick_match
 from games.staking.rooms import create_staked_room, join_staked_room
+from tests.accounts.moderation.conftest import PASSWORD, staff
 from tests.games.webplay import fresh, member, turn_seat
 from tests.integration.browsers import Page, is_board, next_action, session_for, version_of
 from tests.integration.conftest import wait_for
 from tests.ledger_checks import assert_ledger_ok, ledger_stays_balanced  # noqa: F401
-from tests.moderation.conftest import PASSWORD, staff
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

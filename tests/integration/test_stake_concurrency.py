@@ -39,7 +39,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, postgre
 
 
 @pytest.fixture(autouse=True)
-def test_settings(settings):
+def fixed_seeds(settings):
     settings.LUDOPAT_TEST_SEEDS = True
     settings.LUDOPAT_FIXED_SERVER_SEED = SEED
 

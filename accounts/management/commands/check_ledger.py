@@ -5,6 +5,8 @@ Prints "ledger ok: ..." and exits 0, or lists what is wrong and exits 1 (for ope
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count
 
@@ -15,7 +17,7 @@ from accounts.ledger.models import LedgerEntry, LedgerTransaction
 class Command(BaseCommand):
     help = "Verify the coin ledger: balanced transactions, no negative wallet, escrows closed once."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         found = problems()
         if found:
             raise CommandError(

@@ -8,6 +8,9 @@ Every session the old devices verified is unverified at its next request.
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -17,10 +20,10 @@ from accounts.users.two_factor import do_reset
 class Command(BaseCommand):
     help = "Remove an account's second factor (authenticator app and recovery codes)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("username")
 
-    def handle(self, *args, username: str, **options):
+    def handle(self, *args: Any, username: str, **options: Any) -> None:
         user = get_user_model()._default_manager.filter(username=username).first()
         if user is None:
             raise CommandError(f"There is no account named {username!r}.")

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django import template
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.timesince import timesince
 
+from accounts.models import User
 from accounts.moderation import desk_reads
+from accounts.moderation.audit import AuditLog
 from accounts.users.sanctions import when
 from accounts.users.two_factor import is_verified
 from accounts.web.desk_views import may_use_desk
@@ -16,7 +19,7 @@ register = template.Library()
 
 
 @register.simple_tag
-def desk_open_reports(user) -> int | None:
+def desk_open_reports(user: User | AnonymousUser | None) -> int | None:
     """The nav badge's number of open reports, for those who work the desk (None for everyone else;
     0, the link without a number, for staff whose session no second factor verified: the desk tells
     them how to get one, and a password alone reads nothing of its queue)."""
@@ -41,7 +44,7 @@ ACTIONS = {
 
 
 @register.filter
-def audit_words(entry) -> str:
+def audit_words(entry: AuditLog) -> str:
     """What an audit entry did, e.g. "muted until 02 Dec 2026 18:00 UTC" or "renamed from x to y"."""
     words = ACTIONS.get(entry.action, entry.action.replace("_", " "))
     after, before = entry.after or {}, entry.before or {}
@@ -59,7 +62,7 @@ def audit_words(entry) -> str:
 
 
 @register.filter
-def ago(moment) -> str:
+def ago(moment: datetime | None) -> str:
     """ "5 minutes ago", or "just now" within the first minute (never "0 minutes ago")."""
     if moment is None:
         return ""

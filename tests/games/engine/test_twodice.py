@@ -447,15 +447,6 @@ def test_random_games_end():
         assert s.status == FINISHED, f"game {seed} did not end"
 
 
-def test_docstring_examples_run():
-    import doctest
-
-    from games.engine import twodice as module
-
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0
-
-
 # --- a plain reference: the rules read literally, on whole positions, no canonical form or memo ------
 
 

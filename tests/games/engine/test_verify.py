@@ -160,12 +160,3 @@ def test_cli_malformed_exit_2(text):
 def test_cli_missing_file_exit_2(tmp_path):
     code, out, _ = run_cli(str(tmp_path / "nope.json"))
     assert code == 2 and "error" in out
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    from games.engine import verify as module
-
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0

@@ -90,7 +90,7 @@ def test_a_match_is_one_round_and_a_void_plays_it_again(django_user_model):
             else next(a for a in people if a.user_id == match.first.user_id),
         )
     from accounts.moderation.voids import do_void
-    from tests.moderation.conftest import staff
+    from tests.accounts.moderation.conftest import staff
 
     admin = staff(django_user_model, "boss", "Admin")
     old = match.game_id

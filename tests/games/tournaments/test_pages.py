@@ -111,7 +111,7 @@ def test_a_bracket_without_progress_for_ten_minutes_is_flagged():
 
 
 def test_a_moderators_cancel_refunds_and_is_audited(django_user_model):
-    from tests.moderation.conftest import staff
+    from tests.accounts.moderation.conftest import staff
 
     moderator = staff(django_user_model, "mod", "Moderator")
     admin = staff(django_user_model, "boss", "Admin")

@@ -219,7 +219,7 @@ def test_forfeiting_resigns_the_match_and_walks_over_the_next():
 
 def test_a_ban_forfeits_the_current_match_and_every_later_one(django_user_model):
     from accounts.moderation.bans import do_ban
-    from tests.moderation.conftest import staff
+    from tests.accounts.moderation.conftest import staff
 
     moderator = staff(django_user_model, "mod", "Moderator")
     people = players(4)
@@ -243,7 +243,7 @@ def test_a_ban_forfeits_the_current_match_and_every_later_one(django_user_model)
 
 def test_a_ban_during_a_match_resigns_it(django_user_model):
     from accounts.moderation.bans import do_ban
-    from tests.moderation.conftest import staff
+    from tests.accounts.moderation.conftest import staff
 
     moderator = staff(django_user_model, "mod", "Moderator")
     people = players(4)

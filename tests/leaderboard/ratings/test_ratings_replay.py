@@ -18,9 +18,8 @@ from leaderboard.ratings import skill
 from leaderboard.ratings.replay import recalculating, replay_requested
 from leaderboard.results import FinishedRound, SeatFacts, record_played, remove_round
 from leaderboard.tasks import finish_lost_replays, replay_ratings
-
-from .helpers import bare_round
-from .people import accounts
+from tests.leaderboard.helpers import bare_round
+from tests.leaderboard.people import accounts
 
 pytestmark = pytest.mark.django_db
 

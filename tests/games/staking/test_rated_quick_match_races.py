@@ -5,7 +5,7 @@ players' ranges at the moment it was paired, and the total rating gap is no more
 pairing's for the order the presses arrived in.
 
 Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/<yours> \
-      .venv/bin/pytest tests/games/test_rated_quick_match_races.py -s
+      .venv/bin/pytest tests/games/staking/test_rated_quick_match_races.py -s
 """
 
 from __future__ import annotations

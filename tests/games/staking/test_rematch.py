@@ -57,7 +57,7 @@ def text(response) -> str:
 
 
 def _unattended_for(game: Game, seconds: float) -> None:
-    """The sweeper first saw nobody at the room `seconds` ago (as tests/games/test_stakes.py does)."""
+    """The sweeper first saw nobody at the room `seconds` ago (as tests/games/actions/test_stakes.py does)."""
     presence.client().set(_absent_key(game.pk), time.time() - seconds)
 
 

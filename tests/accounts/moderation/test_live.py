@@ -15,10 +15,10 @@ from accounts.users.sockets import CLOSED_BY_MODERATOR
 from games.actions import chat
 from games.core import selectors
 from games.models import ChatMessage
+from tests.accounts.moderation.conftest import staff
 from tests.games.test_consumers import connect, session_for
 from tests.games.webplay import member
 from tests.integration.test_chat import next_matching, paused_room
-from tests.moderation.conftest import staff
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -37,7 +37,7 @@ pytestmark = [
 
 
 @pytest.fixture(autouse=True)
-def test_settings(settings, redis_client):
+def fixed_seeds(settings, redis_client):
     settings.LUDOPAT_TEST_SEEDS = True
     settings.LUDOPAT_FIXED_SERVER_SEED = SEED
     settings.LUDOPAT_BOT_DELAY = 60

@@ -8,9 +8,8 @@ from openskill.models import PlackettLuce
 
 from leaderboard.models import Rating, Result
 from leaderboard.ratings.scale import shown
-
-from .helpers import finish, room
-from .people import accounts
+from tests.leaderboard.helpers import finish, room
+from tests.leaderboard.people import accounts
 
 pytestmark = pytest.mark.django_db
 

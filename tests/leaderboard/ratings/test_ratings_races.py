@@ -19,9 +19,8 @@ from leaderboard.ratings import skill
 from leaderboard.ratings.replay import recalculating, replay_requested
 from leaderboard.ratings.update import lock_ratings
 from leaderboard.results import FinishedRound, SeatFacts, record_played, remove_round
+from tests.leaderboard.helpers import bare_round
 from tests.races import interleave, nothing, postgres_only
-
-from .helpers import bare_round
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.races, postgres_only]
 

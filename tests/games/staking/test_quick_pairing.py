@@ -3,15 +3,9 @@ in, who may meet whom, and the sweep's closest-first pairs."""
 
 from __future__ import annotations
 
-import doctest
 import random
 
-from games.staking import pairing
 from games.staking.pairing import Waiting, closest_first, may_meet, search_range
-
-
-def test_the_docstring_examples_hold():
-    assert doctest.testmod(pairing).failed == 0
 
 
 def test_the_range_starts_at_100_widens_20_a_whole_second_caps_at_400_then_anyone_at_30_s():

@@ -244,7 +244,7 @@ def test_no_template_writes_a_money_number_of_its_own():
     money = re.compile(
         r"(rake|stake|coin|balance|cut|grant|top_up|pot|percent)\w*\s*\|\s*default:\s*['\"]?\d"
     )
-    root = Path(__file__).resolve().parents[2] / "templates"
+    root = Path(__file__).resolve().parents[3] / "templates"
     found = [
         f"{path.relative_to(root)}: {line.strip()}"
         for path in root.rglob("*.html")

@@ -12,7 +12,7 @@ from django.test import Client
 from games import actions
 from games.models import Game
 from games.staking import rooms
-from tests.games import test_stakes_views as staked_pages
+from tests.games.staking import test_stakes_views as staked_pages
 from tests.games.webplay import member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
@@ -109,5 +109,5 @@ def test_a_staked_game_says_it_is_staked_in_its_header_and_result(ann, bea):
 
 
 def test_the_small_ghost_button_is_not_white_on_nothing():
-    css = (Path(__file__).resolve().parents[2] / "static/css/site.css").read_text()
+    css = (Path(__file__).resolve().parents[3] / "static/css/site.css").read_text()
     assert re.search(r"\.button-ghost\.button-small \{ color: var\(--accent\) !important; \}", css)

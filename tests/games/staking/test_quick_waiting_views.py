@@ -12,7 +12,7 @@ from accounts.ledger.history import balance_of
 from games.core import presence
 from games.models import Action, Game
 from games.staking import rooms, sweeper
-from tests.games import test_stakes_views as staked_pages
+from tests.games.staking import test_stakes_views as staked_pages
 from tests.games.webplay import member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 

@@ -6,8 +6,7 @@ import pytest
 
 from leaderboard.models import Rating
 from leaderboard.ratings.reads import ShownRating, shown_ratings
-
-from .people import accounts
+from tests.leaderboard.people import accounts
 
 pytestmark = pytest.mark.django_db
 

@@ -23,10 +23,9 @@ from leaderboard.ratings.scale import shown
 from leaderboard.results import remove_round
 from tests.factories import seasoned_account, staked_room
 from tests.games.webplay import member
+from tests.leaderboard.helpers import room
+from tests.leaderboard.people import accounts
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401  (an autouse fixture)
-
-from .helpers import room
-from .people import accounts
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import ast
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MODERATION = "accounts.moderation"
 # The layers below moderation, as the import contract names them (pyproject.toml), bottom first.
 _LAYERS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"][
