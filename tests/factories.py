@@ -18,7 +18,8 @@ from games.actions import Actor, SeatSpec, TimerSpec
 from games.core import presence
 from games.models import Game, Round, Seat
 from games.staking.rooms import create_staked_room, join_staked_room
-from leaderboard.results import FinishedRound, SeatFacts, record_round, write_rounds
+from leaderboard.finished_rounds import FinishedRound, SeatFacts
+from leaderboard.results import record_round, write_rounds
 
 User = get_user_model()
 # A fixed server seed (settings.LUDOPAT_FIXED_SERVER_SEED) for repeatable dice.

@@ -285,7 +285,7 @@ def standings_as_recorded_and_recomputed() -> tuple[dict, dict, int]:
     set and "all", the all-games board and, against people, that one too, in the result's UTC week,
     month and all time); all-zero rows are left out of both. And how many results counted."""
     from leaderboard.models import ALL_RULESETS, Result, Standing
-    from leaderboard.results import ALL_TIME_START
+    from leaderboard.periods import ALL_TIME_START
 
     recomputed: dict[tuple, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     counted = list(Result.objects.filter(counted=True))

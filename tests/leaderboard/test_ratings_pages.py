@@ -20,7 +20,7 @@ from leaderboard.ratings import board
 from leaderboard.ratings.board_version import forget_board
 from leaderboard.ratings.player import rating_charts
 from leaderboard.ratings.scale import shown
-from leaderboard.results import remove_round
+from leaderboard.round_removal import remove_round
 from tests.factories import seasoned_account, staked_room
 from tests.games.webplay import member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401  (an autouse fixture)
