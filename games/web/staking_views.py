@@ -30,11 +30,11 @@ from ..core.actors import actor_for
 from ..core.errors import Conflict, GameError
 from ..models import Game, Seat
 from ..staking.keys import is_repeat
-from ..staking.lobby import host_ratings, open_rooms, staked_records
+from ..staking.lobby_reads import bands, host_ratings, open_rooms, staked_records
 from ..staking.quick import quick_match
 from ..staking.rematch import offer_rematch
 from ..staking.rooms import cancel_staked_room, create_staked_room, join_staked_room, open_entry_of
-from ..staking.tiers import bands, chosen_tier, limit_for, tier_choices
+from ..staking.stake_limits import chosen_tier, limit_for, tier_choices
 from .forms import VersionForm
 from .htmx import HtmxHttpRequest
 from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm

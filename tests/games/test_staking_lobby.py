@@ -1,5 +1,5 @@
 """The staked lobby's bands and limits, and what a staked game's page says of its coins
-(games/staking/tiers.py, through the pages a player sees)."""
+(games/staking/lobby_reads.py, stake_limits.py, quick_waiting_reads.py and terms.py, through the pages a player sees)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from games.actions.rounds import finish_round
 from games.core.errors import Conflict, GameError, NotAllowed
 from games.models import Game, Seat
 from games.staking import settlement
-from games.staking.lobby import staked_records
+from games.staking.lobby_reads import staked_records
 from games.staking.quick import quick_match
 from games.staking.rooms import cancel_staked_room, join_staked_room
 from games.staking.sweeper import _absent_key, withdraw_unattended
