@@ -11,7 +11,7 @@ from django.db.models import F
 
 from .models import ALL_RULESETS, Board, PairDay, Period, PlaceTally, Result, Standing
 from .periods import midnight, next_month, utc_day
-from .ratings.replay import request_replay
+from .ratings.rating_replay import request_replay
 from .standing_sums import standing_keys
 
 
@@ -25,7 +25,7 @@ def remove_round(round_id: int) -> list[Result]:
     and the standing rows in key order, so a void and a round ending at the same time never deadlock.
     The round's results stay in their players' histories (as void), so their numbers stay. A round
     that moved ratings has its rule set's ratings replayed from it on, after commit
-    (leaderboard.ratings.replay)."""
+    (leaderboard.ratings.rating_replay)."""
     rows = list(Result.objects.select_for_update().filter(round_id=round_id).order_by("pk"))
     counted = [row for row in rows if row.counted]
     Result.objects.filter(pk__in=[row.pk for row in rows]).update(void=True, counted=False)

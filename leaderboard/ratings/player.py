@@ -20,7 +20,7 @@ from games.models import RULESET_NAMES
 
 from ..charts import MAX_ROWS
 from ..models import Rating, Result
-from .replay import recalculating
+from .rating_replay import recalculating
 from .scale import is_provisional, shown
 
 

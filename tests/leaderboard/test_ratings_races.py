@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from leaderboard.finished_rounds import FinishedRound, SeatFacts
 from leaderboard.models import Rating, Result
 from leaderboard.ratings import skill
-from leaderboard.ratings.replay import recalculating, replay_requested
+from leaderboard.ratings.rating_replay import recalculating, replay_requested
 from leaderboard.ratings.update import lock_ratings
 from leaderboard.results import record_played
 from leaderboard.round_removal import remove_round

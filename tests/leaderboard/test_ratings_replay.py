@@ -16,7 +16,7 @@ from openskill.models import PlackettLuce
 from leaderboard.finished_rounds import FinishedRound, SeatFacts
 from leaderboard.models import Rating, RatingReplay, Result
 from leaderboard.ratings import skill
-from leaderboard.ratings.replay import recalculating, replay_requested
+from leaderboard.ratings.rating_replay import recalculating, replay_requested
 from leaderboard.results import record_played
 from leaderboard.round_removal import remove_round
 from leaderboard.tasks import finish_lost_replays, replay_ratings
