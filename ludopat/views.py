@@ -1,6 +1,6 @@
 from django.shortcuts import render
 
-from accounts.users.presence import online_count
+from accounts.users.online import online_count
 from games.live.board_view import board_context
 from leaderboard.standings import week_top
 

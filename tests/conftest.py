@@ -71,7 +71,7 @@ def redis_client():
 def redis_down(settings):
     """The site's Redis unreachable for the cache, presence and the channel layer (pointed at a port
     nothing listens on). Celery's broker is left alone: the fault test stops a Redis of its own."""
-    from accounts.users import presence
+    from accounts.users import online
     from ludopat.embedded_redis import free_port
     from ludopat.settings import redis_settings
 
@@ -81,9 +81,9 @@ def redis_down(settings):
             setattr(settings, name, value)
     # The online count's client is made once per process from REDIS_URL: one made now would stay
     # pointed at the dead port for every later test in this process (xdist runs them in any order).
-    presence._sync_client.cache_clear()
+    online._sync_client.cache_clear()
     yield url
-    presence._sync_client.cache_clear()
+    online._sync_client.cache_clear()
 
 
 def pytest_collection_modifyitems(

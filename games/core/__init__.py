@@ -11,7 +11,7 @@ caches, the reads the actions share, the sentences of the log.
     task_queue            Celery tasks queued by name
     presence              which seats have a player present (Redis)
     broadcast             the one place that pushes to a game's viewers, after commit
-    recent, caches        the process's caches and their LRU
+    lru, caches           the process's caches and their LRU
     selectors             reads that write nothing: a game with its seats, chat, pauses
     narration             sentences for what happened: the message line, the move log
 """

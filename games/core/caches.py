@@ -36,7 +36,7 @@ a cache impossible to get wrong, and every cache of the process follows them:
 |           |                          |                                         | game_and_seats), the newest   |
 |           |                          |                                         | read replacing it             |
 
-Each is a bounded LRU (games.core.recent.Recent) shared by the threads of the process. Tests empty them all
+Each is a bounded LRU (games.core.lru.Recent) shared by the threads of the process. Tests empty them all
 with `clear_all`.
 """
 
@@ -52,7 +52,7 @@ from django.db import transaction
 
 from .. import engine
 from ..models import Game, Seat
-from .recent import Recent
+from .lru import Recent
 
 # Enough for every game a process serves to keep its newest versions (a state is a few hundred bytes).
 STATES: Recent[tuple[str, int, int], engine.State] = Recent(2048)
