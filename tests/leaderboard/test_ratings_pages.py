@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import actions
 from games.models import Seat
-from games.staking.rooms import join_staked_room
+from games.staking.rooms import do_join_staked_room
 from leaderboard.models import Rating, RatingReplay, Result
 from leaderboard.ratings import board
 from leaderboard.ratings.board_version import forget_board
@@ -263,6 +263,6 @@ def test_the_staked_lobby_shows_the_hosts_rating(client, settings):
     lobby = client.get(reverse("staked_lobby")).content.decode()
     assert re.search(r'data-testid="host-rating"[^>]*>1800<', lobby)
     # Joining starts the round: both seats carry their ratings.
-    join_staked_room(member(guest), game.pk)
+    do_join_staked_room(member(guest), game.pk)
     seats = dict(Seat.objects.filter(game=game).values_list("user_id", "rating"))
     assert seats == {host.pk: 1800, guest.pk: 1500}
