@@ -57,7 +57,7 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
             "games/core/narration.py",
             "games/core/caches.py",
             "games/models.py",
-            "games/core/round_end_handlers.py",
+            "games/core/round_ends.py",
             "leaderboard/",
         ),
     ),

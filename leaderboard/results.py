@@ -1,7 +1,7 @@
 """Results of finished rounds, written once, and the standings they add to (docs/rules.md).
 
 `record_round` is a round-end handler (leaderboard/apps.py registers `record_ended_round`, see
-games.core.round_end_handlers): `games.actions.rounds.finish_round` calls it in the transaction of the
+games.core.round_ends): `games.actions.rounds.finish_round` calls it in the transaction of the
 action that ends a round, after the settlement of a staked game. It writes one `Result` per seat and adds
 the counted ones to the `Standing` sums in the same transaction, so the leaderboard never replays
 history. `write_rounds` is the one writer: it takes a batch of rounds so the backfill and the benchmark
@@ -22,8 +22,7 @@ from typing import Any
 from django.utils import timezone
 
 from games.core.public_rounds import keep_round
-from games.core.round_end_handlers import EndedRound
-from games.core.round_ends import RANKED, UNRANKED, RoundEnd
+from games.core.round_ends import RANKED, UNRANKED, EndedRound, RoundEnd
 from games.models import Game, Round, Seat
 from ludopat.recent_writes import note_round_for
 

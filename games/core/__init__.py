@@ -4,8 +4,8 @@ caches, the reads the actions share, the sentences of the log.
 
     errors                a refusal of a game action (an HTTP status and a sentence)
     actors                who is asking, and what they may control
-    round_ends            how a round can end (the values stored in Round.how)
-    round_end_handlers    what the layers above run when a round ends (settle, record)
+    round_ends            how a round can end (the values stored in Round.how) and the handlers
+                          the layers above register to run when it does (settle, record, follow)
     round_start_handlers  what the layers above run when a round starts
     public_rounds         finished rounds under their public replay id
     task_queue            Celery tasks queued by name

@@ -6,7 +6,7 @@ prizes paid after the final)."""
 
 from __future__ import annotations
 
-from ..core.round_end_handlers import EndedRound
+from ..core.round_ends import EndedRound
 from .bracket import match_ended
 
 
