@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from games import engine  # noqa: E402
 from games.engine.bots import ROLL_ACTION, choose_action  # noqa: E402
-from games.engine.replay import replay_text  # noqa: E402
+from games.engine.replay_command import replay_text  # noqa: E402
 
 SCRIPT = ".venv/bin/python bench/engine.py"
 FOUR = [["red"], ["green"], ["yellow"], ["blue"]]

@@ -33,7 +33,7 @@ def plan_rounds(rng: random.Random, users: list[Any], count: int) -> list[Any]:
     play a great deal, most rarely."""
     from django.utils import timezone
 
-    from leaderboard.results import FinishedRound, SeatFacts
+    from leaderboard.finished_rounds import FinishedRound, SeatFacts
 
     players = users[:]
     rng.shuffle(players)
@@ -105,9 +105,17 @@ def _write_fast(plans: list[Any], say: Any) -> None:
 
     from games.core.round_ends import RANKED, UNRANKED
     from games.models import Game, Round, new_game_id, new_public_id
-    from leaderboard.models import PairDay, PlaceTally, PlayerHistory, Result, Standing
+    from leaderboard.daily_limit import DAILY_PAIR_LIMIT, pairs_of
+    from leaderboard.models import (
+        ALL_RULESETS,
+        PairDay,
+        PlaceTally,
+        PlayerHistory,
+        Result,
+        Standing,
+    )
+    from leaderboard.periods import period_starts, utc_day
     from leaderboard.points import points_for
-    from leaderboard.results import ALL_RULESETS, DAILY_PAIR_LIMIT, _pairs, period_starts, utc_day
 
     started = time.perf_counter()
     games = [new_game_id() for _ in plans]
@@ -127,7 +135,7 @@ def _write_fast(plans: list[Any], say: Any) -> None:
     def results() -> Iterator[tuple]:
         for played in plans:
             day = utc_day(played.when)
-            pairs = _pairs(played) if played.how in RANKED else []
+            pairs = pairs_of(played) if played.how in RANKED else []
             for pair in pairs:
                 tallies.setdefault((*pair, day), 0)
             full = [pair for pair in pairs if tallies[(*pair, day)] >= DAILY_PAIR_LIMIT]

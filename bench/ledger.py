@@ -79,7 +79,11 @@ def worker(args) -> tuple[int, int, int]:
     from games import actions
     from games.core.actors import Actor
     from games.core.errors import Conflict, GameError
-    from games.staking.rooms import cancel_staked_room, create_staked_room, join_staked_room
+    from games.staking.rooms import (
+        do_cancel_staked_room,
+        do_create_staked_room,
+        do_join_staked_room,
+    )
 
     rng = random.Random(seed)
     done = refused = errors = 0
@@ -88,20 +92,20 @@ def worker(args) -> tuple[int, int, int]:
         host = Actor(host_id, f"bench-key-{host_id}", host_name)
         guest = Actor(guest_id, f"bench-key-{guest_id}", guest_name)
         try:
-            game = create_staked_room(host, "twodice", stake, 15)
+            game = do_create_staked_room(host, "twodice", stake, 15)
         except GameError:
             refused += 1  # this host's room or game from another worker is still on
             continue
         try:
-            join_staked_room(guest, game.pk)
+            do_join_staked_room(guest, game.pk)
             actions.do_resign(game.pk, rng.choice([host, guest]))
             done += 1
         except Conflict:  # the guest's room or game from another worker: one at a time
             refused += 1
-            cancel_staked_room(host, game.pk)
+            do_cancel_staked_room(host, game.pk)
         except GameError:
             errors += 1
-            cancel_staked_room(host, game.pk)
+            do_cancel_staked_room(host, game.pk)
     from django.db import connections
 
     connections.close_all()

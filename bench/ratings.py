@@ -372,7 +372,7 @@ def replay_time(count: int, rng: random.Random) -> None:
     from games.models import Game, Round
     from leaderboard.models import Result
     from leaderboard.points import points_for
-    from leaderboard.ratings.replay import replay
+    from leaderboard.ratings.rating_replay import replay
 
     user_model = get_user_model()
     user_model.objects.bulk_create(

@@ -48,7 +48,7 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("queue tasks (Celery)", ("games/core/task_queue.py", "celery/", "kombu/")),
-    ("presence (Redis)", ("games/core/presence.py", "accounts/users/presence.py")),
+    ("presence (Redis)", ("games/core/presence.py", "accounts/users/online.py")),
     ("throttle (Redis)", ("ludopat/throttle.py", "django/core/cache/", "django_redis/")),
     (
         "action (lock, engine state, record, save)",
@@ -57,7 +57,7 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
             "games/core/narration.py",
             "games/core/caches.py",
             "games/models.py",
-            "games/core/round_end_handlers.py",
+            "games/core/round_ends.py",
             "leaderboard/",
         ),
     ),

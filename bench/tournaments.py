@@ -90,13 +90,13 @@ def open_wallets(people: list) -> None:
 
 def open_tournaments(people: list, count: int, size: int, buy_in: int) -> list[int]:
     from games.core.actors import Actor
-    from games.tournaments.registration import open_tournament, register
+    from games.tournaments.registration import do_register, open_tournament
 
     ids = []
     for n in range(count):
         tournament = open_tournament(size, buy_in)
         for person in people[n * size : (n + 1) * size]:
-            register(Actor(person.user_id, person.key, person.username), tournament.pk)
+            do_register(Actor(person.user_id, person.key, person.username), tournament.pk)
         ids.append(tournament.pk)
     return ids
 

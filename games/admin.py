@@ -1,4 +1,4 @@
 """Django's admin finds games' pages here (autodiscover imports `<app>.admin`); they are
-games/web/admin.py."""
+games/web/admin/."""
 
 from games.web import admin  # noqa: F401

@@ -7,7 +7,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from accounts.ledger.checks import also_check
 
-        from .core.round_end_handlers import Stage, on_round_end
+        from .core.round_ends import Stage, on_round_end
         from .core.token_home_handlers import on_token_home
         from .staking import signals  # noqa: F401  (connects the receivers)
         from .staking.checks import staked_game_problems

@@ -5,7 +5,7 @@ class LeaderboardConfig(AppConfig):
     name = "leaderboard"
 
     def ready(self) -> None:
-        from games.core.round_end_handlers import Stage, on_round_end
+        from games.core.round_ends import Stage, on_round_end
         from games.core.round_start_handlers import on_round_start
 
         from .ratings.seats import note_seat_ratings

@@ -13,7 +13,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from .results import FinishedRound, SeatFacts, write_rounds
+from .finished_rounds import FinishedRound, SeatFacts
+from .results import write_rounds
 
 BATCH = 500
 

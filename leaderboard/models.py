@@ -195,7 +195,7 @@ class Rating(models.Model):
 
 class RatingReplay(models.Model):
     """A rule set whose ratings are being rebuilt from a result on (a round was taken out of the
-    standings); the pages say "recalculating" while a row exists (leaderboard.ratings.replay)."""
+    standings); the pages say "recalculating" while a row exists (leaderboard.ratings.rating_replay)."""
 
     ruleset = models.CharField(max_length=10, choices=RULESETS, unique=True)
     from_result = models.BigIntegerField()  # the first Result id to rate again

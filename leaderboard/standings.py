@@ -21,7 +21,7 @@ from accounts.models import User
 from games.models import RULESETS
 
 from .models import ALL_RULESETS, Board, Period, Standing
-from .results import ALL_TIME_START, utc_day
+from .periods import ALL_TIME_START, utc_day
 
 ORDER = ("-points", "-wins", "reached_at", "user_id")
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from celery import shared_task
 
-from .ratings.replay import ReplayBusy, finish_lost, replay_alone
+from .ratings.rating_replay import ReplayBusy, finish_lost, replay_alone
 
 RETRY_SECONDS = 5
 

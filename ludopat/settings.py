@@ -96,7 +96,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
     # Innermost and sync-only, so the whole chain runs in one thread (see the module).
-    "ludopat.one_thread.OneThreadPerRequest",
+    "ludopat.sync_middleware.OneThreadPerRequest",
 ]
 
 ROOT_URLCONF = "ludopat.urls"

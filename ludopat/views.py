@@ -1,7 +1,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from accounts.users.presence import online_count
+from accounts.users.online import online_count
 from games.live.board_view import board_context
 from games.tournaments.reads import home_card
 from leaderboard.standings import week_top

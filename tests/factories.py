@@ -17,8 +17,9 @@ from games import actions, engine
 from games.actions import Actor, SeatSpec, TimerSpec
 from games.core import presence
 from games.models import Game, Round, Seat
-from games.staking.rooms import create_staked_room, join_staked_room
-from leaderboard.results import FinishedRound, SeatFacts, record_round, write_rounds
+from games.staking.rooms import do_create_staked_room, do_join_staked_room
+from leaderboard.finished_rounds import FinishedRound, SeatFacts
+from leaderboard.results import record_round, write_rounds
 
 User = get_user_model()
 # A fixed server seed (settings.LUDOPAT_FIXED_SERVER_SEED) for repeatable dice.
@@ -162,7 +163,7 @@ def timed_room(
 
 def staked_room(host: Actor, stake=100, ruleset="twodice", **kwargs) -> Game:
     """An open staked room: `host`'s stake is in escrow, waiting for an opponent."""
-    return create_staked_room(host, ruleset, stake, **kwargs)
+    return do_create_staked_room(host, ruleset, stake, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -227,6 +228,6 @@ def write(order, when: datetime, ruleset="classic", how="won", computers=()):
 def finished_staked_game(winner, loser) -> Game:
     """`winner`'s staked room (100 coins), joined by `loser`, who resigned (accounts, not actors)."""
     game = staked_room(member(winner), 100)
-    join_staked_room(member(loser), game.pk)
+    do_join_staked_room(member(loser), game.pk)
     actions.do_resign(game.pk, member(loser))
     return Game.objects.get(pk=game.pk)

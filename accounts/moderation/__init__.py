@@ -5,7 +5,7 @@ imports nothing: accounts.models imports the package's models, so the package mu
 services. Moderation sits above the games, the leaderboard and staking and calls their services; the
 reads of a mute or a ban that those need are in accounts.users.sanctions, below them all. Its pages
 are the endpoints' (the desk in accounts/web/desk_views.py; the admin's in accounts/web/admin.py,
-admin_reports.py, admin_actions.py, admin_forms.py, and games/web/admin.py).
+admin_reports.py, admin_actions.py, admin_forms.py, and games/web/admin/).
 
     errors        ModerationError, the refusal every service here raises
     guards        permission, the account's lock and who may act on whom, the reason asked for

@@ -18,7 +18,7 @@ from games.actions.state import seats_in
 from games.core.actors import Actor
 from games.models import Game, Seat
 from games.tournaments.models import Tournament, TournamentEntry
-from games.tournaments.registration import forfeit, leave
+from games.tournaments.registration import do_forfeit, do_leave
 from ludopat.refusals import Refusal
 
 log = logging.getLogger(__name__)
@@ -51,13 +51,13 @@ def _give_up_tournament(user_id: int, tournament_id: int) -> None:
     tournament's lock (a leave refused because it started as the ban looked is a forfeit)."""
     player = Actor(user_id, "")
     try:
-        leave(player, tournament_id)
+        do_leave(player, tournament_id)
     except Refusal:
         pass  # started: forfeited next
     else:
         return
     try:
-        forfeit(player, tournament_id)
+        do_forfeit(player, tournament_id)
     except Refusal:
         # Out already (its last match ended as the ban looked), or a match that changed just now:
         # the sweeper's next pass asks again.

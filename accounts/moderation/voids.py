@@ -14,7 +14,7 @@ from games.actions.state import seats_in
 from games.core.round_ends import RoundEnd
 from games.models import Action, Game, Round
 from leaderboard.models import Result
-from leaderboard.results import remove_round
+from leaderboard.round_removal import remove_round
 
 from . import audit
 from .errors import ModerationError

@@ -6,6 +6,6 @@ and a mute's or a ban's state as the rest of the site reads it (the User model i
     sanctions        whether a mute or a ban is in force, and what the player is told
     backends         log-in: a timed ban ends by itself
     banned_sessions  a banned account's sessions end at their next request
-    presence         who is online (Redis)
+    online           who is online (Redis)
     sockets          an account's sockets in one group, so a ban closes them all
 """

@@ -5,7 +5,7 @@ pages and actions, the online count's socket. Nothing below imports this package
     wallet_views                       the wallet page and the daily top-up
     desk_views, desk_urls, desk_forms  the moderator's desk
     admin, admin_reports               players, the audit log, collusion flags, the reports queue
-    admin_actions, admin_forms         admin actions that ask for a reason first
+    admin_actions, admin_forms         admin actions that ask for a reason first, made in one place
     ledger_admin                       the ledger's rows, read-only
     report_news                        a reporter told what the moderators decided (middleware)
     consumers                          the online count's socket

@@ -19,8 +19,7 @@ from django.utils.html import format_html
 from ..models import CollusionFlag, User
 from ..moderation import bans, coins, collusion, mutes, renames
 from ..moderation.audit import AuditLog
-from .admin_actions import form_action
-from .admin_actions import moderator_of as _moderator
+from .admin_actions import permission_to, reason_action
 from .admin_forms import BanForm, CoinsForm, MuteForm, ReasonForm, RenameForm, ends_after
 
 admin.site.site_header = "Ludopat moderation"
@@ -128,119 +127,78 @@ class PlayerAdmin(UserAdmin):
             '{} (<a href="{}?q={}">ledger</a>)', f"{balance_of(obj.pk):,}", url, obj.username
         )
 
-    # Permissions for the actions (Django asks has_<name>_permission).
-    def has_ban_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("accounts.ban_user")
+    # Each action asks for a reason (and what it needs) and calls moderation's audited service.
+    has_ban_permission = permission_to("accounts.ban_user")
+    has_mute_permission = permission_to("accounts.mute_user")
+    has_rename_permission = permission_to("accounts.rename_user")
+    has_adjust_coins_permission = permission_to("accounts.adjust_coins")
 
-    def has_mute_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("accounts.mute_user")
-
-    def has_rename_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("accounts.rename_user")
-
-    def has_adjust_coins_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("accounts.adjust_coins")
-
-    @admin.action(description="Adjust the selected players' coins", permissions=["adjust_coins"])
-    def adjust_coins(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
-        def apply(user: User, data: dict[str, Any]) -> None:
-            coins.do_adjust_coins(
-                _moderator(request), user, amount=data["amount"], reason=data["reason"]
-            )
-
-        return form_action(
-            self,
-            request,
-            queryset,
-            action="adjust_coins",
-            title="Adjust coins",
-            form_class=CoinsForm,
-            apply=apply,
-            done="coins adjusted.",
-        )
-
-    @admin.action(description="Ban the selected players", permissions=["ban"])
-    def ban(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
-        def apply(user: User, data: dict[str, Any]) -> None:
-            until = ends_after(data["duration"]) if data["duration"] else None
-            bans.do_ban(_moderator(request), user, reason=data["reason"], until=until)
-
-        return form_action(
-            self,
-            request,
-            queryset,
-            action="ban",
-            title="Ban",
-            form_class=BanForm,
-            apply=apply,
-            done="banned.",
-        )
-
-    @admin.action(description="Lift the ban of the selected players", permissions=["ban"])
-    def unban(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
-        return form_action(
-            self,
-            request,
-            queryset,
-            action="unban",
-            title="Lift the ban",
-            form_class=ReasonForm,
-            apply=lambda user, data: bans.do_unban(
-                _moderator(request), user, reason=data["reason"]
-            ),
-            done="ban lifted.",
-        )
-
-    @admin.action(description="Mute the selected players' chat", permissions=["mute"])
-    def mute(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
-        def apply(user: User, data: dict[str, Any]) -> None:
-            mutes.do_mute(
-                _moderator(request), user, until=ends_after(data["duration"]), reason=data["reason"]
-            )
-
-        return form_action(
-            self,
-            request,
-            queryset,
-            action="mute",
-            title="Mute",
-            form_class=MuteForm,
-            apply=apply,
-            done="muted.",
-        )
-
-    @admin.action(description="Unmute the selected players", permissions=["mute"])
-    def unmute(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
-        return form_action(
-            self,
-            request,
-            queryset,
-            action="unmute",
-            title="Unmute",
-            form_class=ReasonForm,
-            apply=lambda user, data: mutes.do_unmute(
-                _moderator(request), user, reason=data["reason"]
-            ),
-            done="unmuted.",
-        )
-
-    @admin.action(description="Rename the selected player", permissions=["rename"])
-    def rename(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
-        def apply(user: User, data: dict[str, Any]) -> None:
-            renames.do_rename(
-                _moderator(request), user, new_username=data["username"], reason=data["reason"]
-            )
-
-        return form_action(
-            self,
-            request,
-            queryset[:1],
-            action="rename",
-            title="Rename",
-            form_class=RenameForm,
-            apply=apply,
-            done="renamed.",
-        )
+    adjust_coins = reason_action(
+        "adjust_coins",
+        "Adjust the selected players' coins",
+        permission="adjust_coins",
+        title="Adjust coins",
+        form_class=CoinsForm,
+        apply=lambda moderator, user, data: coins.do_adjust_coins(
+            moderator, user, amount=data["amount"], reason=data["reason"]
+        ),
+        done="coins adjusted.",
+    )
+    ban = reason_action(
+        "ban",
+        "Ban the selected players",
+        permission="ban",
+        title="Ban",
+        form_class=BanForm,
+        apply=lambda moderator, user, data: bans.do_ban(
+            moderator,
+            user,
+            reason=data["reason"],
+            until=ends_after(data["duration"]) if data["duration"] else None,
+        ),
+        done="banned.",
+    )
+    unban = reason_action(
+        "unban",
+        "Lift the ban of the selected players",
+        permission="ban",
+        title="Lift the ban",
+        form_class=ReasonForm,
+        apply=lambda moderator, user, data: bans.do_unban(moderator, user, reason=data["reason"]),
+        done="ban lifted.",
+    )
+    mute = reason_action(
+        "mute",
+        "Mute the selected players' chat",
+        permission="mute",
+        title="Mute",
+        form_class=MuteForm,
+        apply=lambda moderator, user, data: mutes.do_mute(
+            moderator, user, until=ends_after(data["duration"]), reason=data["reason"]
+        ),
+        done="muted.",
+    )
+    unmute = reason_action(
+        "unmute",
+        "Unmute the selected players",
+        permission="mute",
+        title="Unmute",
+        form_class=ReasonForm,
+        apply=lambda moderator, user, data: mutes.do_unmute(moderator, user, reason=data["reason"]),
+        done="unmuted.",
+    )
+    rename = reason_action(
+        "rename",
+        "Rename the selected player",
+        permission="rename",
+        title="Rename",
+        form_class=RenameForm,
+        apply=lambda moderator, user, data: renames.do_rename(
+            moderator, user, new_username=data["username"], reason=data["reason"]
+        ),
+        done="renamed.",
+        first_only=True,
+    )
 
 
 @admin.register(AuditLog)

@@ -6,7 +6,7 @@ from django.template.loader import render_to_string
 from ludopat import push
 from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket
 
-from ..users.presence import GROUP, Presence
+from ..users.online import GROUP, Presence
 from ..users.sockets import ClosedOnBan, join_user_group, leave_user_group
 
 

@@ -4,7 +4,7 @@
 mid-game, an abandonment, a new-round request that wipes the round in play, an idle close, a staked
 game voided for absence, a moderator's void), inside the transaction of the action that ends it and
 holding the game's row lock. It ends the round (`finish_round`: status and places, then the round-end
-handlers the apps above register (games.core.round_end_handlers): the settlement of staked games, then the
+handlers the apps above register (games.core.round_ends): the settlement of staked games, then the
 results the leaderboard ranks, so a round can't be over and unpaid or unscored), records the action
 that ended it, saves the game and, on commit, tells the viewers (`save_game`), so no caller can leave
 half of it undone.
@@ -25,8 +25,7 @@ from ..core.actors import Actor, refuse_banned, seats_of, sits_in
 from ..core.errors import Conflict, NotAllowed
 from ..core.narration import who
 from ..core.public_rounds import keep_round
-from ..core.round_end_handlers import EndedRound, run_handlers
-from ..core.round_ends import ENDS, PLAYED, RANKED, RoundEnd
+from ..core.round_ends import ENDS, PLAYED, RANKED, EndedRound, RoundEnd, run_handlers
 from ..models import Action, Game, Seat
 from .core import lock_game, record_action, reseed, save_game
 from .setup import start_round

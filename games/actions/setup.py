@@ -145,7 +145,7 @@ def do_join(game_id: str, actor: Actor) -> Seat:
                 return seat
         if game.mode != Game.Mode.FRIENDS:
             raise NotAllowed("This game has no seats for guests; you can watch it.")
-        if game.stake:  # its seat is taken with the stake (games.staking.rooms.join_staked_room)
+        if game.stake:  # its seat is taken with the stake (games.staking.rooms.do_join_staked_room)
             raise Conflict(f"This room is played for {game.stake:,} coins: join it with its stake.")
         if game.status != Game.Status.OPEN:
             raise Conflict("This game has already started; you can watch it.")

@@ -38,7 +38,7 @@ a cache impossible to get wrong, and every cache of the process follows them:
 |           |                          |                                         | game_and_seats), the newest   |
 |           |                          |                                         | read replacing it             |
 
-Each but GROUNDS is a bounded LRU (games.core.recent.Recent) shared by the threads of the process; tests
+Each but GROUNDS is a bounded LRU (games.core.lru.Recent) shared by the threads of the process; tests
 empty them with `clear_all` (GROUNDS, never stale, stays with the memoised drawing that fills it).
 """
 
@@ -54,7 +54,7 @@ from django.db import transaction
 
 from .. import engine
 from ..models import Game, Seat
-from .recent import Recent
+from .lru import Recent
 
 # Enough for every game a process serves to keep its newest versions (a state is a few hundred bytes).
 STATES: Recent[tuple[str, int, int], engine.State] = Recent(2048)

@@ -9,7 +9,7 @@ def main(argv: list[str]) -> int:
         print(usage, file=sys.stderr)
         return 2
     if argv[0] == "replay":
-        from .replay import replay_main
+        from .replay_command import replay_main
 
         return replay_main(argv[1])
     from .verify import verify_main

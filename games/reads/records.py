@@ -6,7 +6,7 @@ from typing import Any
 
 from leaderboard.outcomes import UNSCORED, Outcome, round_outcomes
 
-from ..engine.replay import FORMAT
+from ..engine.record_format import FORMAT
 from ..models import Action, Game, Round, Seat
 
 

@@ -30,7 +30,7 @@ from ..models import Action, Game
 from .commitments import refuse_pairing
 from .keys import answer, first_answer
 from .pairing import may_meet
-from .rooms import PAIRED_INTO, SAME_BROWSER, create_staked_room, seat_and_start
+from .rooms import PAIRED_INTO, SAME_BROWSER, do_create_staked_room, seat_and_start
 from .rules import (
     DEFAULT_TIMER,
     TWO_PLAYER_RULESETS,
@@ -86,7 +86,7 @@ def _closest_waiting(user_id: int, stake: int, ruleset: str) -> list[str]:
     return [game_id for _gap, _made, game_id in sorted(fits)]
 
 
-def quick_match(
+def do_quick_match(
     actor: Actor, tier: object, ruleset: str = "twodice", key: str | None = None
 ) -> Game:
     """Pair with the closest-rated waiting player at this stake and rule set, or wait for one."""
@@ -112,7 +112,7 @@ def quick_match(
             seat_and_start(game, seats_in(game), actor)
             return answer(request, game)
         # Nobody to pair with: wait, still holding the queue's lock, so whoever presses next finds us.
-        game = create_staked_room(actor, ruleset, stake, DEFAULT_TIMER, None, quick=True)
+        game = do_create_staked_room(actor, ruleset, stake, DEFAULT_TIMER, None, quick=True)
         return answer(request, game)
 
 

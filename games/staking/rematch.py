@@ -14,7 +14,7 @@ from ..core.errors import Conflict, NotAllowed
 from ..core.narration import user_ref
 from ..models import Action, Game, Seat
 from .keys import answer, first_answer
-from .rooms import create_staked_room
+from .rooms import do_create_staked_room
 from .rules import account_of, needs_account
 
 
@@ -36,7 +36,7 @@ def invited_seats(game: Game, seats: list[Seat], actor: Actor) -> list[int]:
     return [seat.pk for seat in seats if seat.kind == Seat.Kind.OPEN]
 
 
-def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
+def do_offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
     """Staked games have no new rounds: a player of a finished one opens a new room at the same stake,
     rules and timer, which only the old opponent may join. It is not listed in the lobby; the offer
     appears on the old game's page, which follows it live (offered, withdrawn, joined)."""
@@ -61,7 +61,7 @@ def offer_rematch(actor: Actor, game_id: str, key: str | None = None) -> Game:
         request, first = first_answer(actor, key, ("rematch", old.pk))
         if first is not None:
             return first  # a repeated form: its first answer, and no second offer in the log
-        new = create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds)
+        new = do_create_staked_room(actor, old.ruleset, old.stake, old.timer_seconds)
         new.rematch_of, new.invitee_id = old, opponent.user_id
         new.message = f"Waiting for {user_ref(opponent.user_id)} to accept the rematch at {old.stake:,} coins."  # type: ignore[arg-type]  # the opponent has an account
         new.save(update_fields=["rematch_of", "invitee", "message"])

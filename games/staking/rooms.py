@@ -1,9 +1,9 @@
 """Staked rooms: a friends room for two with a stake, played for coins (issue 10, docs/ledger.md).
 
-- `create_staked_room` opens the room and escrows the host's stake in one transaction;
-- `join_staked_room` escrows the guest's stake in the transaction that takes the seat and starts the
+- `do_create_staked_room` opens the room and escrows the host's stake in one transaction;
+- `do_join_staked_room` escrows the guest's stake in the transaction that takes the seat and starts the
   game, so a seat is never taken unpaid and a stake never held without a seat;
-- `cancel_staked_room`: the host closes a room nobody has joined, and the stake comes back (the round
+- `do_cancel_staked_room`: the host closes a room nobody has joined, and the stake comes back (the round
   ends as "cancel": the settlement refunds it).
 
 Lock order (games/actions/core.py): accounts, the game row, then wallets. Creating a room locks the
@@ -46,7 +46,7 @@ def open_entry_of(user_id: int) -> Game | None:
     return Game.objects.filter(owner_id=user_id, stake__gt=0, status=Game.Status.OPEN).first()
 
 
-def create_staked_room(
+def do_create_staked_room(
     actor: Actor,
     ruleset: str,
     stake: object,
@@ -105,7 +105,7 @@ def _refuse_joining(game: Game, actor: Actor) -> None:
         raise Conflict("This room is closed: it was cancelled or the game is over.")
 
 
-def join_staked_room(actor: Actor, game_id: str, key: str | None = None) -> Game:
+def do_join_staked_room(actor: Actor, game_id: str, key: str | None = None) -> Game:
     """Take the open seat and stake the same coins, in one transaction; the game starts at once."""
     needs_account(actor, "join a staked room")
     with transaction.atomic():
@@ -151,7 +151,7 @@ def seat_and_start(game: Game, seats: list[Seat], actor: Actor) -> None:
     start_round(game, seats)
 
 
-def cancel_staked_room(actor: Actor, game_id: str, *, version: int | None = None) -> Game:
+def do_cancel_staked_room(actor: Actor, game_id: str, *, version: int | None = None) -> Game:
     """The host closes a room nobody has joined; the stake comes back (settle_round, how="cancel").
     `version`: the one the host's page showed."""
 

@@ -1,5 +1,5 @@
 """The coins of a staked round when it ends: `settle_round`, a round-end handler (games/apps.py
-registers `settle` at the SETTLE stage, games.core.round_end_handlers), so `finish_round` calls it in the
+registers `settle` at the SETTLE stage, games.core.round_ends), so `finish_round` calls it in the
 transaction of the action that ends the round, before the leaderboard records the coins it paid.
 
 The escrow's closing transaction is unique in the database, so a game is never settled twice.
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from accounts.ledger import escrow
 
-from ..core.round_end_handlers import EndedRound
-from ..core.round_ends import UNRANKED, RoundEnd
+from ..core.round_ends import UNRANKED, EndedRound, RoundEnd
 from ..models import Game, Seat
 
 # The wallet's line for the winner's payout, in a player's words (the round's end, RoundEnd).

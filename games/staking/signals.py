@@ -14,7 +14,7 @@ from accounts.models import User
 from accounts.users.browsers import account_changed
 
 from ..core.errors import GameError
-from .sweeper import withdraw_entry
+from .sweeper import do_withdraw_entry
 
 
 @receiver(user_logged_out, dispatch_uid="staked_withdraw_on_logout")
@@ -24,7 +24,7 @@ def withdraw_on_logout(
     """Logging out withdraws the player's open staked room or quick-match entry (stake refunded)."""
     if user is not None:
         with contextlib.suppress(GameError):  # joined at this very moment: the game is on
-            withdraw_entry(user.pk)
+            do_withdraw_entry(user.pk)
 
 
 @receiver(account_changed, dispatch_uid="staked_withdraw_on_account_change")
@@ -33,4 +33,4 @@ def withdraw_on_account_change(sender: object, previous_user_id: int, **kwargs: 
     the previous account's open staked room or quick-match entry is withdrawn (stake refunded), so
     the new one can't take it."""
     with contextlib.suppress(GameError):  # joined at this very moment: the game is on
-        withdraw_entry(previous_user_id)
+        do_withdraw_entry(previous_user_id)

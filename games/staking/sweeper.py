@@ -2,7 +2,7 @@
 
 - `withdraw_unattended`: open staked rooms and quick-match entries whose host has left the page are
   withdrawn and refunded (and logging out or another account in the same browser withdraws the
-  player's entry, `withdraw_entry`);
+  player's entry, `do_withdraw_entry`);
 - `pair_waiting`: quick-match entries whose ranges have widened to take each other in are paired,
   closest in rating first (games/staking/pairing.py).
 """
@@ -24,7 +24,7 @@ from ..core.errors import GameError
 from ..models import Game, Seat
 from .pairing import Waiting, closest_first
 from .quick import pair_entries, queue_lock, waiting_entries
-from .rooms import cancel_staked_room
+from .rooms import do_cancel_staked_room
 
 UNATTENDED_SECONDS = 30
 
@@ -65,7 +65,7 @@ def withdraw_unattended(limit: int = 200) -> int:
         if now - since < UNATTENDED_SECONDS:
             continue
         try:
-            withdraw_entry(user_id, game_id)
+            do_withdraw_entry(user_id, game_id)
             withdrawn += 1
         except GameError:
             pass  # joined, or cancelled, in the meantime
@@ -73,7 +73,7 @@ def withdraw_unattended(limit: int = 200) -> int:
     return withdrawn
 
 
-def withdraw_entry(user_id: int, game_id: str | None = None) -> Game | None:
+def do_withdraw_entry(user_id: int, game_id: str | None = None) -> Game | None:
     """Cancel the player's open staked room or quick-match entry (stake refunded), if any."""
     game_id = (
         game_id
@@ -83,7 +83,7 @@ def withdraw_entry(user_id: int, game_id: str | None = None) -> Game | None:
     )
     if game_id is None:
         return None
-    return cancel_staked_room(Actor(user_id, ""), game_id)
+    return do_cancel_staked_room(Actor(user_id, ""), game_id)
 
 
 def pair_waiting(now: datetime | None = None) -> int:

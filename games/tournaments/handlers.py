@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.round_end_handlers import EndedRound
+from ..core.round_ends import EndedRound
 from . import live
 from .bracket import match_ended
 from .models import TournamentMatch

@@ -4,13 +4,13 @@
   `do_open_tournament`: a player opens one from the lobby and is registered in it, in one
   transaction, so a refused registration leaves no empty tournament behind; a player hosts one
   registering tournament at a time, and one they left with nobody in it closes;
-- `register`: the buy-in moves from the wallet to the pool in the transaction that takes the seat, so
+- `do_register`: the buy-in moves from the wallet to the pool in the transaction that takes the seat, so
   a seat is never taken unpaid. Refused for guests, banned accounts, a full or started tournament,
   a new account above its cap, a player committed elsewhere (staking.commitments: an open staked
   room, a quick-match entry, a staked game in play, another unfinished tournament) and an account that shared a browser with one already registered.
   The last seat of a sit-and-go starts the countdown ("starting in 10 s") on every player's page;
-- `leave`: before the start, the buy-in comes back; a leave that raced the start is refused, saying
-  so (the player then forfeits with `forfeit`, knowing it); `forfeit` after the start: the current
+- `do_leave`: before the start, the buy-in comes back; a leave that raced the start is refused, saying
+  so (the player then forfeits with `do_forfeit`, knowing it); `do_forfeit` after the start: the current
   match is resigned and every later one is lost without play; the buy-in stays in the pot.
 
 Lock order: games, then the tournament row, then wallets and the pool (games/actions/core.py).
@@ -85,7 +85,7 @@ def do_open_tournament(
     user_id = account_of(actor)
     with transaction.atomic():
         tournament = open_tournament(size, buy_in, timer_seconds, host_id=user_id)
-        register(actor, tournament.pk)
+        do_register(actor, tournament.pk)
         # Asked holding the player's wallet (register's commitment check took it), so two opens
         # pressed at once are decided one after the other.
         hosted = (
@@ -132,7 +132,7 @@ def commitment_refusal(user_id: int) -> str:
     )
 
 
-def register(actor: Actor, tournament_id: object) -> TournamentEntry:
+def do_register(actor: Actor, tournament_id: object) -> TournamentEntry:
     """Take a seat in the tournament, the buy-in into its pool, in one transaction."""
     needs_account(actor, "join a tournament")
     user_id = account_of(actor)
@@ -186,7 +186,7 @@ def _count_down(tournament: Tournament, players: list[int]) -> None:
     )
 
 
-def leave(actor: Actor, tournament_id: object) -> Tournament:
+def do_leave(actor: Actor, tournament_id: object) -> Tournament:
     """Leave before the start: the buy-in comes back to the wallet (and a countdown stops)."""
     needs_account(actor, "leave a tournament")
     user_id = account_of(actor)
@@ -242,7 +242,7 @@ def _why_not_open(tournament: Tournament) -> str:
     return STARTED
 
 
-def forfeit(actor: Actor, tournament_id: object) -> Tournament:
+def do_forfeit(actor: Actor, tournament_id: object) -> Tournament:
     """Leave after the start: the match in play is resigned (its opponent wins) and every later match
     is lost without play. The buy-in stays in the pot."""
     needs_account(actor, "leave a tournament")

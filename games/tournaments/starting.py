@@ -99,7 +99,7 @@ def end_cancelled_matches(game_ids: list[str], reason: str) -> None:
             )
 
 
-def cancel(tournament_id: int, reason: str) -> Tournament:
+def do_cancel(tournament_id: int, reason: str) -> Tournament:
     """Cancel (the system's or an admin's own call; moderation's audited one is
     accounts.moderation.tournaments)."""
     with transaction.atomic():

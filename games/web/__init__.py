@@ -11,6 +11,7 @@ service below, and its answer or refusal into a response. Nothing below imports 
     forms                         the setup screens and every action's parameters
     htmx                          the request type behind django-htmx's middleware
     bench_floor                   bench/live.py's floor (only with LUDOPAT_BENCH_FLOOR=1)
-    admin                         games in Django's admin (the app's admin.py re-exports it)
+    admin/                        games in Django's admin, a module per record (the app's admin.py
+                                  re-exports it)
     templatetags/                 the template libraries (the app's templatetags/ re-export them)
 """

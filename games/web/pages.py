@@ -1,7 +1,7 @@
 """Read-only pages about games: how to play each rule set, replays, fair-dice verification.
 
 Thin views: the replay is the engine replaying the game's record (`games.reads.records.record_for`), turned
-into one JSON step per action for static/js/replay.js by games.reads.replay; verification happens in the browser
+into one JSON step per action for static/js/replay.js by games.reads.replay_page; verification happens in the browser
 (static/js/verify.js) from the record the game page offers for download, so nobody has to trust the
 server's word that its dice were fair.
 """
@@ -21,7 +21,7 @@ from ..engine.state import EngineError
 from ..live.board_view import board_context
 from ..models import Game
 from ..reads.records import public_record, record_for
-from ..reads.replay import replay_data
+from ..reads.replay_page import replay_data
 from .forms import RoundForm
 
 RULESETS: dict[str, dict[str, str]] = {

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from ..core import presence
 from ..models import Game, Seat
-from ..staking import quick, tiers
+from ..staking import quick, quick_waiting_reads
 from .htmx import HtmxHttpRequest
 
 NOT_YOURS = "There is no quick-match entry of yours at this address: start one in the staked lobby."
@@ -27,7 +27,7 @@ STOP_POLLING = 286  # htmx: swap this answer in, and poll no more
 def _entry_or_none(request: HtmxHttpRequest, game_id: str) -> Game | None:
     if not request.user.is_authenticated:  # (login_required has sent visitors to log in)
         return None
-    return tiers.quick_entry(game_id, request.user.pk)
+    return quick_waiting_reads.quick_entry(game_id, request.user.pk)
 
 
 def _not_yours(request: HtmxHttpRequest) -> HttpResponse:
@@ -63,7 +63,7 @@ def waiting(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return redirect(game_url)
     if entry.status == Game.Status.OPEN:
         _here(entry)
-    context = {"progress": tiers.progress(entry), "entry": entry}
+    context = {"progress": quick_waiting_reads.progress(entry), "entry": entry}
     return render(request, "games/staked/quick_waiting.html", context)
 
 
@@ -81,7 +81,7 @@ def status(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return response
     if entry.status == Game.Status.OPEN:
         _here(entry)
-    context = {"progress": tiers.progress(entry), "entry": entry}
+    context = {"progress": quick_waiting_reads.progress(entry), "entry": entry}
     response = render(request, "games/staked/_quick_status.html", context)
     if entry.status != Game.Status.OPEN:  # cancelled or withdrawn: the page says so and stops
         response.status_code = STOP_POLLING

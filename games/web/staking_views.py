@@ -30,11 +30,16 @@ from ..core.actors import actor_for
 from ..core.errors import Conflict, GameError
 from ..models import Game, Seat
 from ..staking.keys import is_repeat
-from ..staking.lobby import host_ratings, open_rooms, staked_records
-from ..staking.quick import quick_match
-from ..staking.rematch import offer_rematch
-from ..staking.rooms import cancel_staked_room, create_staked_room, join_staked_room, open_entry_of
-from ..staking.tiers import bands, chosen_tier, limit_for, tier_choices
+from ..staking.lobby_reads import bands, host_ratings, open_rooms, staked_records
+from ..staking.quick import do_quick_match
+from ..staking.rematch import do_offer_rematch
+from ..staking.rooms import (
+    do_cancel_staked_room,
+    do_create_staked_room,
+    do_join_staked_room,
+    open_entry_of,
+)
+from ..staking.stake_limits import chosen_tier, limit_for, tier_choices
 from .forms import VersionForm
 from .htmx import HtmxHttpRequest
 from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm
@@ -157,7 +162,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     if closed := _door_closed(request, "staked_open", data["key"]):
         return closed
     try:
-        game = create_staked_room(
+        game = do_create_staked_room(
             actor_for(request.user, request.session),
             data["ruleset"],
             data["stake"],
@@ -189,7 +194,7 @@ def join(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return closed
     actor = actor_for(request.user, request.session)
     try:
-        game = join_staked_room(actor, game_id, key=form.cleaned_data["key"])
+        game = do_join_staked_room(actor, game_id, key=form.cleaned_data["key"])
     except Refusal as error:
         return _refused(request, error)
     return _to(request, game.get_absolute_url())
@@ -203,7 +208,7 @@ def cancel(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return _bad_form(request, form)
     actor = actor_for(request.user, request.session)
     try:
-        game = cancel_staked_room(actor, game_id, version=form.cleaned_data["version"])
+        game = do_cancel_staked_room(actor, game_id, version=form.cleaned_data["version"])
     except Refusal as error:
         return _refused(request, error)
     what = "Quick match" if game.quick else "Room"
@@ -223,7 +228,7 @@ def quick(request: HtmxHttpRequest) -> HttpResponse:
     if closed := _door_closed(request, "quick", data["key"]):
         return closed
     try:
-        game = quick_match(
+        game = do_quick_match(
             actor_for(request.user, request.session), data["tier"], data["ruleset"], data["key"]
         )
     except Refusal as error:
@@ -245,7 +250,7 @@ def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return closed
     actor = actor_for(request.user, request.session)
     try:
-        game = offer_rematch(actor, game_id, key=form.cleaned_data["key"])
+        game = do_offer_rematch(actor, game_id, key=form.cleaned_data["key"])
     except Refusal as error:
         return _refused(request, error)
     return _to(request, game.get_absolute_url())

@@ -20,7 +20,7 @@ from ludopat import throttle
 from ludopat.refusals import Refusal
 
 from ..core.actors import actor_for
-from ..staking.tiers import limit_for, tier_choices
+from ..staking.stake_limits import limit_for, tier_choices
 from ..tournaments import reads, registration
 from ..tournaments.models import Tournament
 from ..tournaments.rules import SIZES, buy_ins
@@ -130,7 +130,7 @@ def open_one(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 def join(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        registration.register(actor_for(request.user, request.session), tournament_id)
+        registration.do_register(actor_for(request.user, request.session), tournament_id)
     except Refusal as error:
         return _refused(request, error, "tournaments")
     return redirect("tournament", tournament_id)
@@ -140,7 +140,7 @@ def join(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def leave(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        registration.leave(actor_for(request.user, request.session), tournament_id)
+        registration.do_leave(actor_for(request.user, request.session), tournament_id)
     except Refusal as error:
         return _refused(request, error, f"/tournaments/{tournament_id}/")
     messages.success(request, "You left the tournament: your buy-in is back in your wallet.")
@@ -151,7 +151,7 @@ def leave(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def forfeit(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        registration.forfeit(actor_for(request.user, request.session), tournament_id)
+        registration.do_forfeit(actor_for(request.user, request.session), tournament_id)
     except Refusal as error:
         return _refused(request, error, f"/tournaments/{tournament_id}/")
     messages.success(request, "You forfeited your matches; your buy-in stays in the pot.")

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import migrations, models
 from django.db.models import Count, Max
 
-from leaderboard.results import renumber_results
+from leaderboard.histories import renumber_results
 
 
 def fill(apps, schema_editor):

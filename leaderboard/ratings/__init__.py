@@ -1,6 +1,6 @@
 """Ratings: a skill number per account and rule set (docs/ratings.md).
 
 `scale` (the model and the shown number), `reads` (what pages and quick match read), `update` (a round's
-rated results, in the round-end transaction), `replay` (rebuilding a rule set from its results: its
+rated results, in the round-end transaction), `rating_replay` (rebuilding a rule set from its results: its
 steps in `rebuild`, and `rule_set_lock`, the moments in which no round's end rates).
 """

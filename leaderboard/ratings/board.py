@@ -30,7 +30,7 @@ from ludopat.read_replica import reading_primary
 
 from ..models import Rating
 from .board_version import board_token
-from .replay import recalculating
+from .rating_replay import recalculating
 from .scale import PROVISIONAL_SIGMA, spread
 
 log = logging.getLogger(__name__)

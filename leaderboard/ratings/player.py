@@ -21,7 +21,7 @@ from games.models import RULESET_NAMES
 
 from ..charts import MAX_ROWS, Line, LinePoint, rating_line
 from ..models import Rating, Result
-from .replay import recalculating
+from .rating_replay import recalculating
 from .scale import DEFAULT_SHOWN, is_provisional, shown, spread
 
 MAX_MONTHS = 48  # a longer history is charted per year

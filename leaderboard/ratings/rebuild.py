@@ -1,5 +1,5 @@
 """A rule set's ratings rated again from its results, a stretch of result ids at a time, and the writes
-of what that gives (leaderboard.ratings.replay puts the steps together; docs/ratings.md).
+of what that gives (leaderboard.ratings.rating_replay puts the steps together; docs/ratings.md).
 
 Nothing here holds a row a round's end needs for longer than one batch: a `Rebuild` reads and rates
 without locks, `write_results` and `write_ratings` write in batches of their own transactions (the

@@ -3,7 +3,7 @@
 A round's end that moves ratings shares it (`rating_in`) from before it takes its players' rating rows
 until it commits; round ends never wait for each other on it. A replay takes it alone (`no_one_rating`)
 twice, for moments: to learn up to which result id everything rated has committed, and for its short
-catch-up with the rounds that ended while it computed (leaderboard.ratings.replay). Taken after the
+catch-up with the rounds that ended while it computed (leaderboard.ratings.rating_replay). Taken after the
 game, tournament and wallet rows, before the rating rows (docs/architecture.md's lock order).
 
 A transaction's advisory lock on PostgreSQL; SQLite's write lock already serialises every writer.

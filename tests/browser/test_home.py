@@ -31,7 +31,7 @@ def test_home_page_has_its_landmarks(page, shoot):
 
 def settle_online_count(timeout: float = 10.0) -> None:
     """Let the pages of earlier tests finish disconnecting, so the count only moves for ours."""
-    from accounts.users.presence import online_count
+    from accounts.users.online import online_count
 
     deadline = time.monotonic() + timeout
     while online_count() and time.monotonic() < deadline:

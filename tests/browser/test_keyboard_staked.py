@@ -39,11 +39,11 @@ FOCUSED = "() => document.activeElement?.dataset?.testid || document.activeEleme
 def open_room(username: str) -> str:
     from django.contrib.auth import get_user_model
 
-    from games.staking.rooms import create_staked_room
+    from games.staking.rooms import do_create_staked_room
     from tests.games.webplay import member
 
     host = member(get_user_model().objects.get(username=username))
-    return create_staked_room(host, "twodice", 100).pk
+    return do_create_staked_room(host, "twodice", 100).pk
 
 
 def seeds(gid: str):

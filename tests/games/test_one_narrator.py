@@ -9,7 +9,7 @@ from games.actions import Actor, SeatSpec, create_game, do_move, do_roll, engine
 from games.core.narration import narrate
 from games.models import Action, Game
 from games.reads.records import record_for
-from games.reads.replay import replay_data
+from games.reads.replay_page import replay_data
 
 NAMES = ["Alice", "Bob", "Carol", "Dan"]
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from games.engine.verify import verify_record
-from games.reads.replay import replay_data
+from games.reads.replay_page import replay_data
 from games.web.pages import RULESETS
 from tests.browser.records import play_local_game, play_record
 

@@ -1,4 +1,4 @@
-"""A round's end runs the handlers the apps above the games' core registered (games.core.round_end_handlers):
+"""A round's end runs the handlers the apps above the games' core registered (games.core.round_ends):
 the staking's settlement, then the leaderboard's results, in the transaction of the action that ends
 the round, so the core imports neither."""
 
@@ -12,8 +12,8 @@ import pytest
 
 from accounts.ledger.history import balance_of
 from games import actions
-from games.core import round_end_handlers
-from games.core.round_end_handlers import Stage
+from games.core import round_ends
+from games.core.round_ends import Stage
 from games.models import Game, Round
 from leaderboard.models import Result
 from tests.factories import accounts, computer_game, finished_staked_game, member
@@ -26,7 +26,7 @@ REGISTERED = [
 ]
 SHOW = (
     "import django; django.setup()\n"
-    "from games.core.round_end_handlers import handlers\n"
+    "from games.core.round_ends import handlers\n"
     "for stage, handler in handlers():\n"
     "    print(stage.name, f'{handler.__module__}.{handler.__qualname__}')\n"
 )
@@ -42,7 +42,7 @@ def test_django_setup_registers_the_settlement_then_the_results():
 
 
 def test_this_process_has_them_registered_once():
-    handlers = round_end_handlers.handlers()
+    handlers = round_ends.handlers()
     names = [f"{stage.name} {h.__module__}.{h.__qualname__}" for stage, h in handlers]
     assert names == REGISTERED
 
@@ -67,10 +67,10 @@ def test_a_handler_that_fails_leaves_the_round_in_play(quiet, monkeypatch):
     ann = accounts("ann")[0]
     game = computer_game(member(ann))
 
-    def broken(ended: round_end_handlers.EndedRound) -> None:
+    def broken(ended: round_ends.EndedRound) -> None:
         raise RuntimeError("the results could not be written")
 
-    monkeypatch.setitem(round_end_handlers._HANDLERS, Stage.RECORD, [broken])
+    monkeypatch.setitem(round_ends._HANDLERS, Stage.RECORD, [broken])
     with pytest.raises(RuntimeError, match="could not be written"):
         actions.do_abandon(game.pk, member(ann))
     game.refresh_from_db()
@@ -81,7 +81,7 @@ def test_a_handler_that_fails_leaves_the_round_in_play(quiet, monkeypatch):
 def test_with_no_handler_registered_no_round_ends_unscored(quiet, monkeypatch):
     ann = accounts("ann")[0]
     game = computer_game(member(ann))
-    monkeypatch.setitem(round_end_handlers._HANDLERS, Stage.RECORD, [])
+    monkeypatch.setitem(round_ends._HANDLERS, Stage.RECORD, [])
     with pytest.raises(RuntimeError, match="apps are not ready"):
         actions.do_abandon(game.pk, member(ann))
     game.refresh_from_db()

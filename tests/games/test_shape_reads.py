@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 READERS = [
     ROOT / "games" / "core" / "selectors.py",
-    ROOT / "games" / "reads" / "replay.py",
+    ROOT / "games" / "reads" / "replay_page.py",
     *sorted((ROOT / "games" / "live").glob("*.py")),
 ]
 # The ORM's writes and row locks, and the actions' own write steps.

@@ -10,7 +10,7 @@ from accounts.ledger.history import balance_of
 from accounts.moderation import bans
 from games.core.narration import shown
 from games.models import Game
-from games.staking.rooms import create_staked_room, join_staked_room
+from games.staking.rooms import do_create_staked_room, do_join_staked_room
 from tests.accounts.moderation.conftest import MODERATOR, staff
 from tests.games.webplay import SEED, fresh, member
 from tests.integration.conftest import wait_for
@@ -25,9 +25,9 @@ def test_beat_gives_up_a_seat_taken_behind_the_bans_back(celery, django_user_mod
     host = django_user_model.objects.create_user("host")
     troll = django_user_model.objects.create_user("troll")
     moderator = staff(django_user_model, "mod", MODERATOR)
-    room = create_staked_room(member(host), "twodice", 100, timer_seconds=30)
+    room = do_create_staked_room(member(host), "twodice", 100, timer_seconds=30)
     joined, banned = interleave(
-        lambda: join_staked_room(member(troll), room.pk),  # committed after the ban
+        lambda: do_join_staked_room(member(troll), room.pk),  # committed after the ban
         nothing,
         lambda: bans.do_ban(moderator, troll, reason="Collusion"),
     )

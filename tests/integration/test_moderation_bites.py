@@ -44,8 +44,8 @@ from accounts.users.sockets import CLOSED_BY_MODERATOR, user_group
 from games import actions
 from games.actions import SeatSpec, TimerSpec, pauses
 from games.models import Action, ChatMessage, Game, Round, Seat
-from games.staking.quick import quick_match
-from games.staking.rooms import create_staked_room, join_staked_room
+from games.staking.quick import do_quick_match
+from games.staking.rooms import do_create_staked_room, do_join_staked_room
 from tests.accounts.moderation.conftest import PASSWORD, staff
 from tests.games.webplay import fresh, member, turn_seat
 from tests.integration.browsers import Page, is_board, next_action, session_for, version_of
@@ -218,8 +218,8 @@ def timed_room(host, guest, ruleset: str = "twodice") -> Game:
 
 
 def staked_game(host, guest) -> Game:
-    game = create_staked_room(member(host), "twodice", STAKE, STAKED_TIMER)
-    join_staked_room(member(guest), game.pk)
+    game = do_create_staked_room(member(host), "twodice", STAKE, STAKED_TIMER)
+    do_join_staked_room(member(guest), game.pk)
     return fresh(game)
 
 
@@ -227,7 +227,7 @@ def game_and_room(host, player) -> tuple[Game, Game]:
     """`player` in `host`'s staked game and with a staked room open, two commitments at once as the
     doors that didn't ask left some (staking.commitments refuses the second now): a ban gives up
     both."""
-    waiting = create_staked_room(member(player), "twodice", STAKE, STAKED_TIMER)
+    waiting = do_create_staked_room(member(player), "twodice", STAKE, STAKED_TIMER)
     Game.objects.filter(pk=waiting.pk).update(status=Game.Status.FINISHED)  # out of sight
     staked = staked_game(host, player)
     Game.objects.filter(pk=waiting.pk).update(status=Game.Status.OPEN)
@@ -285,7 +285,7 @@ def standings_as_recorded_and_recomputed() -> tuple[dict, dict, int]:
     set and "all", the all-games board and, against people, that one too, in the result's UTC week,
     month and all time); all-zero rows are left out of both. And how many results counted."""
     from leaderboard.models import ALL_RULESETS, Result, Standing
-    from leaderboard.results import ALL_TIME_START
+    from leaderboard.periods import ALL_TIME_START
 
     recomputed: dict[tuple, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     counted = list(Result.objects.filter(counted=True))
@@ -645,7 +645,7 @@ async def test_a_timed_ban_withdraws_the_quick_match_entry_and_ends_on_time(site
     legacy = Browser("cooled-legacy", await in_db(session_for)(cooled))
     for browser in (before_ban, legacy):
         await browser.get_csrf_cookie(p0)
-    entry = await in_db(quick_match)(member(cooled), STAKE)
+    entry = await in_db(do_quick_match)(member(cooled), STAKE)
     assert (await in_db(fresh)(entry)).status == Game.Status.OPEN
 
     until = timezone.now() + timedelta(seconds=5)  # longer than the checks below take

@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 
 from games import actions
 from games.models import Action, ChatMessage, Game
-from games.staking.rooms import create_staked_room, join_staked_room
+from games.staking.rooms import do_create_staked_room, do_join_staked_room
 from tests import factories
 from tests.games.webplay import fresh, member
 from tests.integration.browsers import (
@@ -128,14 +128,14 @@ async def test_a_staked_game_ended_from_both_processes_at_once_settles_once(site
 
     alice, bob = await in_db(two_people)("staked-")
     before = [await in_db(balance_of)(u.pk) for u in (alice, bob)]
-    game = await in_db(create_staked_room)(member(alice), "twodice", 100)
+    game = await in_db(do_create_staked_room)(member(alice), "twodice", 100)
     sessions = [await in_db(session_for)(u) for u in (alice, bob)]
     pages = [
         await Page.open(name, port, game.pk, key)
         for name, port, key in zip(("alice", "bob"), sites.ports, sessions, strict=True)
     ]
     try:
-        await in_db(join_staked_room)(member(bob), game.pk)
+        await in_db(do_join_staked_room)(member(bob), game.pk)
         started = await in_db(fresh)(game)
         assert started.status == Game.Status.PLAYING
         for page in pages:

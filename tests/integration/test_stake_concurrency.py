@@ -21,8 +21,8 @@ from games import actions
 from games.actions import timers
 from games.core.errors import GameError, StaleVersion
 from games.models import Game, Seat
-from games.staking.quick import quick_match
-from games.staking.rooms import create_staked_room, join_staked_room
+from games.staking.quick import do_quick_match
+from games.staking.rooms import do_create_staked_room, do_join_staked_room
 from tests.games.webplay import SEED, everyone_here, fresh, member, step, turn_seat
 from tests.integration.conftest import wait_for
 from tests.ledger_checks import assert_ledger_ok, ledger_stays_balanced  # noqa: F401
@@ -50,8 +50,8 @@ def players(django_user_model, count: int, prefix: str = "p"):
 
 def test_fifty_simultaneous_joins_seat_exactly_one(django_user_model):
     host, *guests = players(django_user_model, 51)
-    game = create_staked_room(host, "twodice", 100)
-    results = at_once([lambda g=g: join_staked_room(g, game.pk) for g in guests])
+    game = do_create_staked_room(host, "twodice", 100)
+    results = at_once([lambda g=g: do_join_staked_room(g, game.pk) for g in guests])
     only_refusals(results)
     assert len(succeeded(results)) == 1 and len(refused(results)) == 49
     game = fresh(game)
@@ -66,8 +66,8 @@ def test_one_stake_of_coins_joins_one_of_ten_rooms(django_user_model):
     hosts = players(django_user_model, 10, "host")
     (poor,) = players(django_user_model, 1, "poor")
     adjust_coins(poor.user_id, -850, "test: 150 left")
-    rooms = [create_staked_room(h, "twodice", 100) for h in hosts]
-    results = at_once([lambda r=r: join_staked_room(poor, r.pk) for r in rooms])
+    rooms = [do_create_staked_room(h, "twodice", 100) for h in hosts]
+    results = at_once([lambda r=r: do_join_staked_room(poor, r.pk) for r in rooms])
     only_refusals(results)
     assert len(succeeded(results)) == 1
     assert balance_of(poor.user_id) == 50
@@ -79,13 +79,13 @@ def test_one_stake_of_coins_joins_one_of_ten_rooms(django_user_model):
 def test_two_players_joining_each_others_rooms_at_once(django_user_model):
     for round_ in range(5):
         a, b = players(django_user_model, 2, f"pair{round_}-")
-        room_a = create_staked_room(a, "twodice", 100)
-        room_b = create_staked_room(b, "twodice", 100)
+        room_a = do_create_staked_room(a, "twodice", 100)
+        room_b = do_create_staked_room(b, "twodice", 100)
         started = time.monotonic()
         results = at_once(
             [
-                lambda a=a, room=room_b: join_staked_room(a, room.pk),
-                lambda b=b, room=room_a: join_staked_room(b, room.pk),
+                lambda a=a, room=room_b: do_join_staked_room(a, room.pk),
+                lambda b=b, room=room_a: do_join_staked_room(b, room.pk),
             ]
         )
         assert time.monotonic() - started < 5, "the two joins waited on each other"
@@ -97,7 +97,7 @@ def test_two_players_joining_each_others_rooms_at_once(django_user_model):
 
 def test_twenty_quick_match_presses_make_ten_games_and_nobody_waits(django_user_model):
     people = players(django_user_model, 20, "quick")
-    results = at_once([lambda p=p: quick_match(p, "100", "twodice") for p in people])
+    results = at_once([lambda p=p: do_quick_match(p, "100", "twodice") for p in people])
     assert refused(results) == []
     quick = Game.objects.filter(quick=True)
     assert quick.filter(status=Game.Status.PLAYING).count() == 10
@@ -109,23 +109,23 @@ def test_twenty_quick_match_presses_make_ten_games_and_nobody_waits(django_user_
 
 def test_a_double_submitted_join_holds_one_stake(django_user_model):
     host, guest = players(django_user_model, 2)
-    game = create_staked_room(host, "twodice", 100)
-    results = at_once([lambda: join_staked_room(guest, game.pk, key="join-form-1")] * 5)
+    game = do_create_staked_room(host, "twodice", 100)
+    results = at_once([lambda: do_join_staked_room(guest, game.pk, key="join-form-1")] * 5)
     assert refused(results) == []
     assert {g.pk for g in succeeded(results)} == {game.pk}
     assert balance_of(guest.user_id) == 900
     assert LedgerTransaction.objects.filter(kind="stake", game=game).count() == 2
     # Without a key (two forms, two clicks) the seat is still taken once.
     host, guest = players(django_user_model, 2, "again")
-    other = create_staked_room(host, "twodice", 100)
-    results = at_once([lambda: join_staked_room(guest, other.pk)] * 5)
+    other = do_create_staked_room(host, "twodice", 100)
+    results = at_once([lambda: do_join_staked_room(guest, other.pk)] * 5)
     assert refused(results) == [] and balance_of(guest.user_id) == 900
 
 
 def test_the_winning_move_a_timeout_and_a_resignation_race_one_payout(django_user_model):
     host, guest = players(django_user_model, 2)
-    game = create_staked_room(host, "twodice", 100)
-    join_staked_room(guest, game.pk)
+    game = do_create_staked_room(host, "twodice", 100)
+    do_join_staked_room(guest, game.pk)
     by_seat = {0: host, 1: guest}
     for _ in range(6000):
         game = fresh(game)
@@ -172,8 +172,8 @@ def test_a_killed_worker_mid_game_still_ends_and_settles_once(celery, django_use
     """Nobody plays: the worker's timers play for both, then void the game (both away); the worker is
     killed on the way and the sweeper with a new worker carries on."""
     host, guest = players(django_user_model, 2)
-    game = create_staked_room(host, "twodice", 100, timer_seconds=2)
-    join_staked_room(guest, game.pk)
+    game = do_create_staked_room(host, "twodice", 100, timer_seconds=2)
+    do_join_staked_room(guest, game.pk)
     everyone_here(game)  # connected but not acting: each action times out
     wait_for(lambda: fresh(game).actions.filter(auto="timeout").exists(), timeout=10)
     celery.kill_worker()

@@ -15,7 +15,7 @@ from games import actions
 from games.actions import timers
 from games.core.errors import GameError
 from games.models import Action, Game, Seat
-from games.staking.rooms import create_staked_room, join_staked_room
+from games.staking.rooms import do_create_staked_room, do_join_staked_room
 from tests.games.webplay import fresh
 from tests.integration.test_stake_concurrency import players
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
@@ -31,8 +31,8 @@ pytestmark = [
 @pytest.mark.parametrize("comeback", ["resign", "roll"])
 def test_the_void_of_a_deserted_game_races_a_player_coming_back(django_user_model, comeback):
     host, guest = players(django_user_model, 2)
-    game = create_staked_room(host, "twodice", 100)
-    join_staked_room(guest, game.pk)
+    game = do_create_staked_room(host, "twodice", 100)
+    do_join_staked_room(guest, game.pk)
     then = timezone.now() - timedelta(seconds=90)  # both pages closed 90 s ago, nothing done since
     Seat.objects.filter(game=game).update(last_seen=then)
     Action.objects.filter(game=game).update(created=then)

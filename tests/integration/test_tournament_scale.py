@@ -25,7 +25,7 @@ from accounts.ledger.history import balance_of
 from accounts.ledger.models import LedgerTransaction
 from games.models import Game
 from games.tournaments.models import Tournament, TournamentMatch
-from games.tournaments.registration import open_tournament, register
+from games.tournaments.registration import do_register, open_tournament
 from tests.games.tournaments.helpers import players
 from tests.integration.conftest import (
     TwoSites,
@@ -89,7 +89,7 @@ def test_a_tournament_played_by_the_computer_pays_its_prizes_once(stack):
     tournament = open_tournament(SIZE, 100, 2)
     began = time.monotonic()
     for actor in people:
-        register(actor, tournament.pk)  # the last seat queues the start for a worker
+        do_register(actor, tournament.pk)  # the last seat queues the start for a worker
     wait_for(lambda: Tournament.objects.get(pk=tournament.pk).status == "playing", timeout=30)
 
     # Mid-way through the first round. (The waits are generous for a loaded machine: on a quiet one

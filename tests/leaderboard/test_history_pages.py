@@ -12,8 +12,9 @@ import pytest
 from django.db.models import Count
 from django.utils import timezone
 
+from leaderboard.histories import renumber_results
 from leaderboard.models import PlaceTally, PlayerHistory, Result
-from leaderboard.results import remove_round, renumber_results
+from leaderboard.round_removal import remove_round
 
 from .helpers import accounts, write
 

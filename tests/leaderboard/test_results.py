@@ -11,7 +11,8 @@ import pytest
 from games import engine
 from games.models import Round
 from leaderboard.models import ALL_RULESETS, Board, Period, Result, Standing
-from leaderboard.results import period_starts, standing_keys
+from leaderboard.periods import period_starts
+from leaderboard.standing_sums import standing_keys
 from leaderboard.standings import standings, windows
 from tests.games.webplay import computer_game, local_game, member
 

@@ -9,7 +9,7 @@ from django import template
 
 from accounts.ledger.models import LedgerEntry, LedgerTransaction
 from games.staking.rematch import rematch_of
-from games.staking.tiers import Terms, terms
+from games.staking.terms import Terms, terms
 from games.web.staking_forms import new_key
 
 if TYPE_CHECKING:
@@ -89,5 +89,5 @@ def staked_rematch(game: Game, vp: Viewpoint | None) -> dict[str, Any]:
 
 @register.simple_tag
 def stake_terms(stake: int) -> Terms:
-    """A staked game's stake, pot, house cut and prize (games.staking.tiers.terms)."""
+    """A staked game's stake, pot, house cut and prize (games.staking.terms.terms)."""
     return terms(stake)

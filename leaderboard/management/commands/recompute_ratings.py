@@ -1,5 +1,5 @@
 """`manage.py recompute_ratings`: rebuild every rule set's ratings from the stored results, from the
-first one on (leaderboard.ratings.replay). It is also the backfill at deploy: run once after the
+first one on (leaderboard.ratings.rating_replay). It is also the backfill at deploy: run once after the
 migration that adds ratings, the ratings of every result written before then appear.
 
 `--check` changes nothing: it rebuilds and exits 1 if anything differs from what is stored (for
@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import RULESETS
-from leaderboard.ratings.replay import ATTEMPTS, Replayed, marker_now, replay
+from leaderboard.ratings.rating_replay import ATTEMPTS, Replayed, marker_now, replay
 
 
 class Command(BaseCommand):

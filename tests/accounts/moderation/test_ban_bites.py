@@ -228,7 +228,7 @@ def test_a_staked_join_authenticated_before_the_ban_committed_takes_no_seat(
 
     host = django_user_model.objects.create_user("host")
     troll = django_user_model.objects.create_user("troll", password=PASSWORD)
-    room = rooms.create_staked_room(member(host), "twodice", 100)
+    room = rooms.do_create_staked_room(member(host), "twodice", 100)
     browser = logged_in(troll)
     real = rooms.lock_game
 

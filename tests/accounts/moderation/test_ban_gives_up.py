@@ -11,7 +11,7 @@ from accounts.moderation import bans
 from games.core.narration import shown
 from games.models import Game
 from games.tournaments.models import Tournament, TournamentEntry
-from games.tournaments.registration import open_tournament, register
+from games.tournaments.registration import do_register, open_tournament
 from leaderboard.models import Result
 from tests.games.tournaments.helpers import balances, full_tournament, live_matches, lose, players
 from tests.games.webplay import fresh, friends_room, member
@@ -97,7 +97,7 @@ def test_a_ban_gives_up_a_registering_tournament_seat_and_refunds_it(moderator):
     before = balances(people)
     registering = open_tournament(4, 100)
     for actor in people:
-        register(actor, registering.pk)
+        do_register(actor, registering.pk)
 
     bans.do_ban(moderator, User.objects.get(pk=people[0].user_id), reason="Cheating")
     # The seat is free again and the buy-in back: the tournament fills with people who play.

@@ -13,7 +13,7 @@ from accounts.ledger.models import LedgerTransaction
 from accounts.moderation import bans
 from games.core.errors import GameError
 from games.models import Game
-from games.staking.rooms import create_staked_room, join_staked_room
+from games.staking.rooms import do_create_staked_room, do_join_staked_room
 from games.tasks import sweep_deadlines
 from tests.games.webplay import SEED, fresh, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
@@ -48,8 +48,8 @@ def test_beat_runs_the_sweeper_at_least_every_five_seconds():
 def test_a_join_the_ban_did_not_see_is_given_up_by_the_sweeper(django_user_model, moderator, when):
     host = django_user_model.objects.create_user("host")
     troll = django_user_model.objects.create_user("troll")
-    room = create_staked_room(member(host), "twodice", 100)
-    join = lambda: join_staked_room(member(troll), room.pk)  # noqa: E731
+    room = do_create_staked_room(member(host), "twodice", 100)
+    join = lambda: do_join_staked_room(member(troll), room.pk)  # noqa: E731
     ban = lambda: bans.do_ban(moderator, troll, reason="Collusion")  # noqa: E731
     if when == "join-open-as-the-ban-looks":  # written, committed only after the ban
         joined, banned = interleave(join, nothing, ban)
@@ -82,16 +82,16 @@ def test_a_join_the_ban_did_not_see_is_given_up_by_the_sweeper(django_user_model
 
 def test_a_registration_the_ban_did_not_see_is_given_up_by_the_sweeper(moderator):
     from games.tournaments.models import Tournament
-    from games.tournaments.registration import open_tournament, register
+    from games.tournaments.registration import do_register, open_tournament
     from tests.games.tournaments.helpers import players
 
     troll, other = players(2)
     tournament = open_tournament(4, 100)
-    register(other, tournament.pk)
+    do_register(other, tournament.pk)
     user = django_user(troll)
     ban = lambda: bans.do_ban(moderator, user, reason="Collusion")  # noqa: E731
     # Written, committed only after the ban looked at the player's tournaments.
-    registered, banned = interleave(lambda: register(troll, tournament.pk), nothing, ban)
+    registered, banned = interleave(lambda: do_register(troll, tournament.pk), nothing, ban)
     assert not isinstance(registered, BaseException), repr(registered)
     assert not isinstance(banned, BaseException), repr(banned)
     sweep_deadlines()  # what beat runs every 2 s

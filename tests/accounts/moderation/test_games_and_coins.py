@@ -18,7 +18,7 @@ from accounts.moderation.errors import ModerationError
 from accounts.moderation.voids import do_void
 from games.core.narration import shown
 from games.models import Game
-from games.staking.rooms import create_staked_room, join_staked_room
+from games.staking.rooms import do_create_staked_room, do_join_staked_room
 from tests.games.webplay import fresh, friends_room, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 
@@ -52,15 +52,15 @@ def rival(django_user_model):
 
 
 def staked_game(host, guest, stake=100) -> Game:
-    game = create_staked_room(member(host), "twodice", stake)
-    join_staked_room(member(guest), game.pk)
+    game = do_create_staked_room(member(host), "twodice", stake)
+    do_join_staked_room(member(guest), game.pk)
     return fresh(game)
 
 
 def test_a_ban_resigns_staked_games_and_refunds_open_rooms(cheat, rival, moderator):
     # Two commitments at once, as the doors that didn't ask left some before every door asked
     # (staking.commitments refuses the second now): the ban gives up both.
-    waiting = create_staked_room(member(cheat), "twodice", 200)
+    waiting = do_create_staked_room(member(cheat), "twodice", 200)
     Game.objects.filter(pk=waiting.pk).update(status=Game.Status.FINISHED)
     playing = staked_game(rival, cheat)
     Game.objects.filter(pk=waiting.pk).update(status=Game.Status.OPEN)

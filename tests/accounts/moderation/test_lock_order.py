@@ -21,7 +21,7 @@ from games import actions
 from games.actions import SeatSpec, chat, lock_game, pauses
 from games.core.errors import GameError
 from games.models import ChatMessage, Game, Seat
-from games.staking.rooms import create_staked_room, join_staked_room
+from games.staking.rooms import do_create_staked_room, do_join_staked_room
 from games.tasks import sweep_deadlines
 from leaderboard.models import Result
 from tests.games.webplay import SEED, everyone_here, fresh, friends_room, member
@@ -178,11 +178,11 @@ def _say(game, player, text):
 def staked_room(django_user_model):
     host = django_user_model.objects.create_user("host")
     guest = django_user_model.objects.create_user("guest")
-    return create_staked_room(member(host), "twodice", 100), host, guest
+    return do_create_staked_room(member(host), "twodice", 100), host, guest
 
 
 def _join(room, guest):
-    return lambda: join_staked_room(member(guest), room.pk)
+    return lambda: do_join_staked_room(member(guest), room.pk)
 
 
 @pytest.mark.parametrize("join_first", [True, False])

@@ -22,9 +22,9 @@ from games.actions.rounds import finish_round
 from games.core.errors import Conflict, GameError, NotAllowed
 from games.models import Game, Seat
 from games.staking import settlement
-from games.staking.lobby import staked_records
-from games.staking.quick import quick_match
-from games.staking.rooms import cancel_staked_room, join_staked_room
+from games.staking.lobby_reads import staked_records
+from games.staking.quick import do_quick_match
+from games.staking.rooms import do_cancel_staked_room, do_join_staked_room
 from games.staking.sweeper import _absent_key, withdraw_unattended
 from tests.factories import seasoned_account, staked_room
 from tests.games.webplay import anon, fresh, member, play_until
@@ -80,7 +80,7 @@ def test_opening_a_room_puts_the_host_stake_in_escrow(host):
 
 def test_joining_stakes_the_same_and_starts_the_game(host, guest):
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     game = fresh(game)
     assert game.status == Game.Status.PLAYING
     assert [s.user_id for s in game.seats.all()] == [host.user_id, guest.user_id]
@@ -91,7 +91,7 @@ def test_joining_stakes_the_same_and_starts_the_game(host, guest):
 
 def test_a_resignation_pays_the_winner_the_pot_less_the_rake(host, guest):
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     actions.do_resign(game.pk, guest)
     assert fresh(game).status == Game.Status.FINISHED
     assert coins(host, guest) == [1080, 900]
@@ -100,10 +100,10 @@ def test_a_resignation_pays_the_winner_the_pot_less_the_rake(host, guest):
 
 def test_the_lobby_counts_staked_wins_and_losses_and_not_refunded_games(host, guest):
     won = room(host, 100)
-    join_staked_room(guest, won.pk)
+    do_join_staked_room(guest, won.pk)
     actions.do_resign(won.pk, guest)  # host wins
     voided = room(host, 100)
-    join_staked_room(guest, voided.pk)
+    do_join_staked_room(guest, voided.pk)
     with transaction.atomic():
         game = actions.lock_game(voided.pk)
         finish_round(game, actions.seats_in(game), [], "void")  # stakes back: neither won
@@ -115,7 +115,7 @@ def test_the_lobby_counts_staked_wins_and_losses_and_not_refunded_games(host, gu
 @pytest.mark.slow  # a whole game, action by action (about 20 s): make test, not test-fast
 def test_a_game_played_to_the_end_pays_the_winner_once(host, guest):
     game = room(host, 50)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     by_seat = {0: host, 1: guest}
     game = play_until(game, lambda seat: by_seat[seat.index], lambda g: g.is_over, limit=4000)
     winner, loser = (host, guest) if game.result_places[0] == 0 else (guest, host)
@@ -126,7 +126,7 @@ def test_a_game_played_to_the_end_pays_the_winner_once(host, guest):
 @pytest.mark.parametrize("how", ["void", "idle", "agreed"])
 def test_a_round_that_counts_for_nobody_gives_both_stakes_back(host, guest, how):
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     with transaction.atomic():
         game = actions.lock_game(game.pk)
         seats = actions.seats_in(game)
@@ -138,7 +138,7 @@ def test_a_round_that_counts_for_nobody_gives_both_stakes_back(host, guest, how)
 
 def test_finish_round_reports_coins_by_seat_and_never_settles_twice(host, guest):
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     with transaction.atomic():
         game = actions.lock_game(game.pk)
         seats = actions.seats_in(game)
@@ -151,21 +151,21 @@ def test_finish_round_reports_coins_by_seat_and_never_settles_twice(host, guest)
 
 def test_the_host_may_cancel_before_anyone_joins(host, guest):
     game = room(host, 100)
-    cancel_staked_room(host, game.pk)
+    do_cancel_staked_room(host, game.pk)
     assert fresh(game).status == Game.Status.ABANDONED
     assert coins(host) == [1000]
     with pytest.raises(Conflict, match="closed"):
-        join_staked_room(guest, game.pk)
+        do_join_staked_room(guest, game.pk)
     assert coins(guest) == [1000]
 
 
 def test_no_cancel_once_the_game_is_on(host, guest):
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     with pytest.raises(Conflict, match="resign"):
-        cancel_staked_room(host, game.pk)
+        do_cancel_staked_room(host, game.pk)
     with pytest.raises(NotAllowed):
-        cancel_staked_room(guest, game.pk)
+        do_cancel_staked_room(guest, game.pk)
 
 
 # Refusals: a clear message and no coin moved
@@ -197,7 +197,7 @@ def test_too_few_coins_to_open_or_join(host, guest):
     adjust_coins(guest.user_id, -600, "test: spent")
     before = moved()
     with pytest.raises(NotEnoughCoins, match="stake is 500 coins; you have 400"):
-        join_staked_room(guest, game.pk)
+        do_join_staked_room(guest, game.pk)
     assert moved() == before and coins(guest) == [400]
     assert fresh(game).status == Game.Status.OPEN
     assert fresh(game).seats.filter(kind=Seat.Kind.OPEN).count() == 1
@@ -210,19 +210,19 @@ def test_refusals_to_join(host, guest, third, django_user_model):
     game = room(host, 100)
     before = moved()
     with pytest.raises(Conflict, match="your own room"):
-        join_staked_room(host, game.pk)
+        do_join_staked_room(host, game.pk)
     with pytest.raises(NotAllowed, match="same browser"):
-        join_staked_room(twin, game.pk)
+        do_join_staked_room(twin, game.pk)
     with pytest.raises(NotAllowed, match="log in"):
-        join_staked_room(anon(), game.pk)
+        do_join_staked_room(anon(), game.pk)
     assert moved() == before
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     before = moved()
     with pytest.raises(Conflict, match="full"):
-        join_staked_room(third, game.pk)
+        do_join_staked_room(third, game.pk)
     actions.do_resign(game.pk, guest)
     with pytest.raises(Conflict, match="closed"):
-        join_staked_room(third, game.pk)
+        do_join_staked_room(third, game.pk)
     assert coins(third) == [1000]
 
 
@@ -246,7 +246,7 @@ def test_one_open_staked_room_per_player(host):
 
 def test_no_new_rounds_in_a_staked_room(host, guest):
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     actions.do_resign(game.pk, guest)
     with pytest.raises(Conflict, match="rematch"):
         actions.do_new_round(game.pk, host)
@@ -263,9 +263,9 @@ def test_a_repeated_create_returns_the_first_room_and_stakes_once(host):
 
 def test_a_repeated_join_holds_one_stake(host, guest):
     game = room(host, 100)
-    join_staked_room(guest, game.pk, key="join-1")
-    assert join_staked_room(guest, game.pk, key="join-1").pk == game.pk
-    assert join_staked_room(guest, game.pk, key="join-2").pk == game.pk  # seated already
+    do_join_staked_room(guest, game.pk, key="join-1")
+    assert do_join_staked_room(guest, game.pk, key="join-1").pk == game.pk
+    assert do_join_staked_room(guest, game.pk, key="join-2").pk == game.pk  # seated already
     assert coins(guest) == [900]
 
 
@@ -273,68 +273,70 @@ def test_a_repeated_join_holds_one_stake(host, guest):
 
 
 def test_quick_match_pairs_with_the_longest_waiting_player(host, guest, third):
-    first = quick_match(host, "100")
+    first = do_quick_match(host, "100")
     assert first.status == Game.Status.OPEN and first.quick and coins(host) == [900]
-    other_tier = quick_match(third, "50")
+    other_tier = do_quick_match(third, "50")
     assert other_tier.status == Game.Status.OPEN and other_tier.pk != first.pk
-    paired = quick_match(guest, "100")
+    paired = do_quick_match(guest, "100")
     assert paired.pk == first.pk and fresh(first).status == Game.Status.PLAYING
 
 
 def test_quick_match_pairs_and_starts(host, guest):
-    waiting = quick_match(host, "250")
-    paired = quick_match(guest, "250", key="qm-1")
+    waiting = do_quick_match(host, "250")
+    paired = do_quick_match(guest, "250", key="qm-1")
     assert paired.pk == waiting.pk and fresh(paired).status == Game.Status.PLAYING
     assert coins(host, guest) == [750, 750]
-    assert quick_match(guest, "250", key="qm-1").pk == waiting.pk  # repeated: nothing moves
+    assert do_quick_match(guest, "250", key="qm-1").pk == waiting.pk  # repeated: nothing moves
     assert coins(guest) == [750]
 
 
 def test_quick_match_tiers_only(host):
     with pytest.raises(GameError, match="Quick match stakes are 50, 100, 250, 500, 1,000"):
-        quick_match(host, "300")
+        do_quick_match(host, "300")
     assert coins(host) == [1000]
 
 
 def test_quick_match_never_pairs_one_browser_with_itself(host, third):
     browsers.record("one-browser", host.user_id)
     browsers.record("one-browser", third.user_id)
-    quick_match(host, "100")
-    game = quick_match(third, "100")
+    do_quick_match(host, "100")
+    game = do_quick_match(third, "100")
     assert game.status == Game.Status.OPEN and game.owner_id == third.user_id
 
 
 def test_a_waiting_quick_match_can_be_cancelled(host):
-    game = quick_match(host, "50")
-    cancel_staked_room(host, game.pk)
+    game = do_quick_match(host, "50")
+    do_cancel_staked_room(host, game.pk)
     assert coins(host) == [1000]
 
 
 def test_cancelling_a_quick_match_again_says_it_was_already_cancelled(host):
-    game = quick_match(host, "50")
-    cancel_staked_room(host, game.pk)
+    game = do_quick_match(host, "50")
+    do_cancel_staked_room(host, game.pk)
     with pytest.raises(Conflict, match="This quick match was already cancelled") as refused:
-        cancel_staked_room(host, game.pk, version=game.version)  # the waiting page's second press
+        do_cancel_staked_room(
+            host, game.pk, version=game.version
+        )  # the waiting page's second press
     assert "joined" not in str(refused.value)
     assert coins(host) == [1000]
 
 
 def test_cancelling_an_entry_the_sweeper_paired_says_it_was_paired(host, guest):
     from games.staking.quick import pair_entries
-    from games.staking.rooms import create_staked_room
+    from games.staking.rooms import do_create_staked_room
 
-    earlier = create_staked_room(guest, "twodice", 50, quick=True)
-    later = create_staked_room(host, "twodice", 50, quick=True)
+    earlier = do_create_staked_room(guest, "twodice", 50, quick=True)
+    later = do_create_staked_room(host, "twodice", 50, quick=True)
     pair_entries(earlier.pk, later.pk)
     with pytest.raises(Conflict, match="paired with another player's: that game is on"):
-        cancel_staked_room(host, later.pk, version=later.version)
+        do_cancel_staked_room(host, later.pk, version=later.version)
 
 
 def test_the_games_staked_invariants_catch_an_unpaid_finish(host, guest):
     from accounts.ledger.checks import problems
 
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)  # bypassing finish_round
     assert any("escrow is not closed" in p for p in problems())
     Game.objects.filter(pk=game.pk).update(status=Game.Status.PLAYING)
@@ -364,7 +366,7 @@ def test_the_computer_plays_for_a_timed_out_staked_player_at_the_easy_level(
         lambda state, level, rng: levels.append(level) or real(state, level, rng),
     )
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     _time_out(fresh(game))
     assert levels == ["random"]
     assert fresh(game).actions.filter(auto="timeout").count() == 1
@@ -372,7 +374,7 @@ def test_the_computer_plays_for_a_timed_out_staked_player_at_the_easy_level(
 
 def test_both_players_away_voids_the_game_and_returns_both_stakes(host, guest):
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     for _ in range(40):
         game = fresh(game)
         if game.is_over:
@@ -389,13 +391,13 @@ def test_a_new_account_cannot_join_a_room_above_its_limit(host, django_user_mode
     newbie = member(django_user_model.objects.create_user("newbie"))
     game = room(host, 500)
     with pytest.raises(GameError, match="New accounts stake at most 100"):
-        join_staked_room(newbie, game.pk)
+        do_join_staked_room(newbie, game.pk)
     assert coins(newbie) == [1000] and fresh(game).status == Game.Status.OPEN
 
 
 def test_leaving_mid_game_is_resigning(host, guest):
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     actions.do_leave(game.pk, host)
     assert fresh(game).status == Game.Status.FINISHED
     assert coins(host, guest) == [900, 1080]
@@ -435,7 +437,7 @@ def test_a_host_with_the_page_open_keeps_the_room(host):
 def test_the_lobby_counts_as_an_open_page_and_logging_out_withdraws(host, django_user_model):
     from django.test import Client
 
-    game = quick_match(host, "100")
+    game = do_quick_match(host, "100")
     client = Client()
     client.force_login(django_user_model.objects.get(pk=host.user_id))
     client.get("/staked/rooms")  # the lobby's refresh
@@ -565,7 +567,7 @@ def _sweep() -> None:
 
 def test_a_staked_game_both_players_left_for_60_s_is_voided_and_refunded(host, guest, monkeypatch):
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     _pages_closed(game, 61, monkeypatch)
     _sweep()
     game = fresh(game)
@@ -578,7 +580,7 @@ def test_a_staked_game_both_players_left_for_60_s_is_voided_and_refunded(host, g
 
 def test_a_staked_game_left_for_less_than_60_s_plays_on(host, guest, monkeypatch):
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     _pages_closed(game, 50, monkeypatch)
     _sweep()
     assert fresh(game).status == Game.Status.PLAYING and coins(host, guest) == [900, 900]
@@ -589,7 +591,7 @@ def test_one_open_page_or_a_recent_action_keeps_a_staked_game(host, guest, monke
     from tests.games.webplay import turn_seat
 
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     _pages_closed(game, 120, monkeypatch)
     seat = game.seats.get(index=1)
     presence.touch(game.pk, [seat.pk], "guest-page")  # the guest's page is still open
@@ -608,7 +610,7 @@ def test_nobody_is_absent_while_redis_is_unreachable(host, guest, settings, monk
     from ludopat.settings import redis_settings
 
     game = room(host, 100)
-    join_staked_room(guest, game.pk)
+    do_join_staked_room(guest, game.pk)
     _pages_closed(game, 120, monkeypatch)
     # As tests/conftest.py's redis_down, from here on: the pages closed while Redis was up.
     for name, value in redis_settings(f"redis://127.0.0.1:{free_port()}/0").items():

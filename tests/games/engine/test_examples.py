@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from games.engine.replay import replay_main
+from games.engine.replay_command import replay_main
 from tests import shared_examples as shared
 
 

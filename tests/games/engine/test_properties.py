@@ -9,7 +9,7 @@ from games import engine
 from games.engine.board import SAFE_SQUARES, SQUARE
 from games.engine.onedie import corners_of
 from games.engine.places import VARIANT as PLACES
-from games.engine.replay import replay_record
+from games.engine.record_format import replay_record
 from games.engine.state import FINISHED, MOVE
 
 SEATS = {

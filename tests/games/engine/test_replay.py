@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import apply_move, legal_moves, new_game, roll
-from games.engine.replay import ActionError, parse_record, replay_main, replay_record, replay_value
+from games.engine.record_format import ActionError, parse_record, replay_record
+from games.engine.replay_command import replay_main, replay_value
 from games.engine.state import MalformedError
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.core import broadcast
 from games.live.fragments import render_live, shared_fragment
 from games.live.viewpoint import viewpoint_for
-from games.staking.rematch import offer_rematch
+from games.staking.rematch import do_offer_rematch
 from tests.factories import finished_staked_game
 from tests.games.webplay import anon, fresh, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
@@ -64,7 +64,7 @@ def test_a_finished_staked_game_with_a_rematch_offer_is_rendered_once_per_viewpo
     ann, bea = (_old_enough(django_user_model, n) for n in ("ann", "bea"))
     old = finished_staked_game(ann, bea)
     channel = async_to_sync(_listening)(old.pk)
-    offer_rematch(member(bea), old.pk)  # a new version of the old game: the offer in its log
+    do_offer_rematch(member(bea), old.pk)  # a new version of the old game: the offer in its log
     event = async_to_sync(_next_version_pushed)(channel)
     game = fresh(old)
     assert event["version"] == game.version

@@ -12,8 +12,8 @@ import pytest
 from accounts.ledger.history import balance_of
 from games.core.errors import Conflict
 from games.models import Game
-from games.staking.quick import quick_match
-from games.staking.rooms import create_staked_room
+from games.staking.quick import do_quick_match
+from games.staking.rooms import do_create_staked_room
 from tests.factories import member, seasoned_account
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
 from tests.races import at_once, postgres_only, refused, succeeded
@@ -29,11 +29,11 @@ def quiet(settings, redis_client):
 @pytest.mark.parametrize("attempt", range(2))  # which tab wins varies: both outcomes are checked
 def test_a_press_that_pairs_at_once_and_a_room_opened_from_another_tab(attempt):
     player = member(seasoned_account(f"player{attempt}"))
-    waiting = quick_match(member(seasoned_account(f"waiting{attempt}")), "100")
+    waiting = do_quick_match(member(seasoned_account(f"waiting{attempt}")), "100")
     results = at_once(
         [
-            lambda: quick_match(player, "100"),
-            lambda: create_staked_room(player, "twodice", 100),
+            lambda: do_quick_match(player, "100"),
+            lambda: do_create_staked_room(player, "twodice", 100),
         ]
     )
     assert len(succeeded(results)) == 1, results

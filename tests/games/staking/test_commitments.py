@@ -24,11 +24,11 @@ from accounts.models import User
 from games import actions
 from games.core.errors import Conflict
 from games.models import Game
-from games.staking.quick import pair_entries, quick_match
-from games.staking.rematch import offer_rematch
-from games.staking.rooms import cancel_staked_room, create_staked_room, join_staked_room
+from games.staking.quick import do_quick_match, pair_entries
+from games.staking.rematch import do_offer_rematch
+from games.staking.rooms import do_cancel_staked_room, do_create_staked_room, do_join_staked_room
 from games.tournaments.models import Tournament
-from games.tournaments.registration import leave, open_tournament, register
+from games.tournaments.registration import do_leave, do_register, open_tournament
 from leaderboard.models import Rating
 from tests.factories import member, seasoned_account
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
@@ -75,36 +75,36 @@ def _resign(player, game) -> None:
 
 
 def _cancel(player, game) -> None:
-    cancel_staked_room(player, game.pk)
+    do_cancel_staked_room(player, game.pk)
 
 
 # --- staked rooms
 
 
 def _open_room(player, ctx):
-    return create_staked_room(player, "twodice", 60)
+    return do_create_staked_room(player, "twodice", 60)
 
 
 def _join_room(player, ctx):
     if "room" not in ctx:
-        ctx["room"] = create_staked_room(someone(), "twodice", 70)
-    return playing(join_staked_room(player, ctx["room"].pk))
+        ctx["room"] = do_create_staked_room(someone(), "twodice", 70)
+    return playing(do_join_staked_room(player, ctx["room"].pk))
 
 
 # --- quick match
 
 
 def _quick_wait(player, ctx):
-    game = quick_match(player, "50")
+    game = do_quick_match(player, "50")
     assert game.status == Game.Status.OPEN and game.owner_id == player.user_id
     return game
 
 
 def _quick_pair(player, ctx):
     if "entry" not in ctx:
-        ctx["entry"] = quick_match(someone(), "100")
+        ctx["entry"] = do_quick_match(someone(), "100")
     _rated_alike(ctx["entry"].owner_id, player.user_id)
-    return playing(quick_match(player, "100"))
+    return playing(do_quick_match(player, "100"))
 
 
 def _rated_alike(waiting: int, player: int) -> None:
@@ -118,13 +118,13 @@ def _rated_alike(waiting: int, player: int) -> None:
 
 def _sweeper_pair(player, ctx):
     """The sweeper's pass pairs another player's waiting entry with the player's (which merges)."""
-    earlier = create_staked_room(someone(), "twodice", 250, quick=True)
-    mine = create_staked_room(player, "twodice", 250, quick=True)
+    earlier = do_create_staked_room(someone(), "twodice", 250, quick=True)
+    mine = do_create_staked_room(player, "twodice", 250, quick=True)
     return playing(pair_entries(earlier.pk, mine.pk))
 
 
 def _entry_from_before(player, ctx) -> None:
-    ctx["mine"] = create_staked_room(player, "twodice", 250, quick=True)
+    ctx["mine"] = do_create_staked_room(player, "twodice", 250, quick=True)
 
 
 @contextmanager
@@ -140,7 +140,7 @@ def _entry_set_aside(ctx) -> Iterator[None]:
 def _sweeper_pairs_the_entry(player, ctx):
     """B: the sweeper pairs the player's waiting entry (the earlier one, whose game starts)."""
     if "later" not in ctx:
-        ctx["later"] = create_staked_room(someone(), "twodice", 250, quick=True)
+        ctx["later"] = do_create_staked_room(someone(), "twodice", 250, quick=True)
     return playing(pair_entries(ctx["mine"].pk, ctx["later"].pk))
 
 
@@ -149,20 +149,20 @@ def _sweeper_pairs_the_entry(player, ctx):
 
 def _finished_with(player, ctx) -> None:
     other = someone()
-    game = create_staked_room(other, "twodice", 80)
-    join_staked_room(player, game.pk)
+    game = do_create_staked_room(other, "twodice", 80)
+    do_join_staked_room(player, game.pk)
     actions.do_resign(game.pk, other)
     ctx["old"], ctx["other"] = game, other
 
 
 def _offer(player, ctx):
-    return offer_rematch(player, ctx["old"].pk)
+    return do_offer_rematch(player, ctx["old"].pk)
 
 
 def _accept(player, ctx):
     if "offer" not in ctx:
-        ctx["offer"] = offer_rematch(ctx["other"], ctx["old"].pk)
-    return playing(join_staked_room(player, ctx["offer"].pk))
+        ctx["offer"] = do_offer_rematch(ctx["other"], ctx["old"].pk)
+    return playing(do_join_staked_room(player, ctx["offer"].pk))
 
 
 # --- tournaments
@@ -185,12 +185,12 @@ def _open_tournament(player, ctx):
 def _register(player, ctx):
     if "tournament" not in ctx:
         ctx["tournament"] = open_tournament(4, 100)
-    register(player, ctx["tournament"].pk)
+    do_register(player, ctx["tournament"].pk)
     return ctx["tournament"]
 
 
 def _leave(player, tournament) -> None:
-    leave(player, tournament.pk)
+    do_leave(player, tournament.pk)
 
 
 IN_PLAY = r"staked game"
@@ -248,10 +248,10 @@ def test_a_second_commitment_is_refused_naming_the_first_until_it_is_released(fi
 
 def test_a_player_waiting_at_one_stake_is_not_paired_at_another():
     ann, ben, cat = (member(seasoned_account(name)) for name in ("ann", "ben", "cat"))
-    waiting = quick_match(ann, "50")
-    quick_match(ben, "100")
+    waiting = do_quick_match(ann, "50")
+    do_quick_match(ben, "100")
     with pytest.raises(Conflict, match="quick match at 50"):
-        quick_match(ann, "100")  # Ben waits there: a press that would pair at once
-    game = quick_match(cat, "50")
+        do_quick_match(ann, "100")  # Ben waits there: a press that would pair at once
+    game = do_quick_match(cat, "50")
     assert game.pk == waiting.pk and playing(game)
     assert Game.objects.filter(seats__user_id=ann.user_id, status="playing").count() == 1

@@ -119,5 +119,5 @@ def test_someone_elses_entry_is_not_shown(ann, bea):
 
 
 def test_a_staked_room_is_no_quick_entry(ann):
-    game = rooms.create_staked_room(member(ann[0]), "twodice", 100)
+    game = rooms.do_create_staked_room(member(ann[0]), "twodice", 100)
     assert ann[1].get(f"/staked/quick/{game.pk}").status_code == 404

@@ -18,7 +18,7 @@ from accounts.users.browsers import BrowserAccount
 from games import tasks
 from games.models import Action, Game
 from games.staking import sweeper
-from games.staking.quick import quick_match
+from games.staking.quick import do_quick_match
 from leaderboard.models import Rating
 from tests.games.webplay import fresh, member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
@@ -56,11 +56,11 @@ def test_a_press_takes_the_closest_in_range_not_the_longest_waiting(django_user_
         rated(django_user_model, "high", 1700),
         rated(django_user_model, "presser", 1680),
     )
-    first = quick_match(low, "100")
-    second = quick_match(high, "100")
+    first = do_quick_match(low, "100")
+    second = do_quick_match(high, "100")
     assert first.status == second.status == Game.Status.OPEN  # 300 apart: both wait
     waited(first, 20)  # low has waited longest (and its range is ±400 now)
-    game = quick_match(presser, "100")
+    game = do_quick_match(presser, "100")
     assert game.pk == second.pk and fresh(game).status == Game.Status.PLAYING
     assert opponent_of(game) == presser.user_id
     assert fresh(first).status == Game.Status.OPEN
@@ -70,9 +70,9 @@ def test_a_press_takes_the_closest_in_range_not_the_longest_waiting(django_user_
 def test_a_press_out_of_the_pressers_range_waits_even_beside_someone_waiting_long(
     django_user_model,
 ):
-    long_waiting = quick_match(rated(django_user_model, "ann", 1500), "100")
+    long_waiting = do_quick_match(rated(django_user_model, "ann", 1500), "100")
     waited(long_waiting, 25)  # ann's range is ±400, but the newcomer's is ±100
-    newcomer = quick_match(rated(django_user_model, "bob", 1650), "100")
+    newcomer = do_quick_match(rated(django_user_model, "bob", 1650), "100")
     assert newcomer.pk != long_waiting.pk and newcomer.status == Game.Status.OPEN
     assert fresh(long_waiting).status == Game.Status.OPEN
 
@@ -85,7 +85,7 @@ def test_the_sweep_pairs_closest_first_once_ranges_overlap_and_merges_the_later_
         rated(django_user_model, "bob", 1760),
         rated(django_user_model, "cat", 1640),
     )
-    entries = {p.username: quick_match(p, "100") for p in (ann, bob, cat)}
+    entries = {p.username: do_quick_match(p, "100") for p in (ann, bob, cat)}
     assert all(e.status == Game.Status.OPEN for e in entries.values())  # 120+ apart at the press
     now = timezone.now()
     waited(entries["ann"], 10, now)  # ±300
@@ -113,7 +113,7 @@ def test_the_sweep_pairs_closest_first_once_ranges_overlap_and_merges_the_later_
 
 def test_the_later_players_waiting_screen_follows_to_the_game(django_user_model):
     ann, bob = rated(django_user_model, "ann", 1500), rated(django_user_model, "bob", 1720)
-    first, later = quick_match(ann, "100"), quick_match(bob, "100")
+    first, later = do_quick_match(ann, "100"), do_quick_match(bob, "100")
     client = Client()
     client.force_login(django_user_model.objects.get(pk=bob.user_id))
     status = f"/staked/quick/{later.pk}/status"
@@ -142,7 +142,7 @@ def test_two_accounts_of_one_browser_are_never_paired_by_the_sweep(django_user_m
     ann, bob = rated(django_user_model, "ann", 1500), rated(django_user_model, "bob", 1510)
     for user_id in (ann.user_id, bob.user_id):
         BrowserAccount.objects.create(browser="b1", user_id=user_id, last_seen=timezone.now())
-    first, later = quick_match(ann, "100"), quick_match(bob, "100")
+    first, later = do_quick_match(ann, "100"), do_quick_match(bob, "100")
     assert later.pk != first.pk  # the press refused to pair them
     waited(first, 40), waited(later, 40)  # anyone, for both
     assert sweeper.pair_waiting() == 0
@@ -151,7 +151,7 @@ def test_two_accounts_of_one_browser_are_never_paired_by_the_sweep(django_user_m
 
 def test_after_30_s_the_waiting_screen_says_anyone(django_user_model):
     ann = rated(django_user_model, "ann", 1500)
-    entry = quick_match(ann, "100")
+    entry = do_quick_match(ann, "100")
     waited(entry, 31)
     client = Client()
     client.force_login(django_user_model.objects.get(pk=ann.user_id))

@@ -18,7 +18,7 @@ import pytest
 from accounts.ledger.history import balance_of
 from games.models import Action, Game, Seat
 from games.staking import sweeper
-from games.staking.quick import PAIRED_INTO, quick_match
+from games.staking.quick import PAIRED_INTO, do_quick_match
 from leaderboard.models import Rating
 from tests.games.webplay import member
 from tests.ledger_checks import assert_ledger_ok
@@ -53,7 +53,7 @@ def test_twenty_spread_presses_pair_everyone_within_range_and_closer_than_first_
         people.append(member(user))
     rating = dict(zip((p.user_id for p in people), RATINGS, strict=True))
 
-    results = at_once([lambda p=p: quick_match(p, "100", "twodice") for p in people])
+    results = at_once([lambda p=p: do_quick_match(p, "100", "twodice") for p in people])
     assert refused(results) == []
 
     # When each press took the queue: its entry's creation, or its seat's JOIN in the game it joined.

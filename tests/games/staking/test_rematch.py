@@ -17,9 +17,9 @@ from accounts.ledger.history import balance_of
 from games.core import presence
 from games.core.errors import NotAllowed
 from games.models import Game
-from games.staking.quick import quick_match
-from games.staking.rematch import offer_rematch
-from games.staking.rooms import cancel_staked_room, join_staked_room
+from games.staking.quick import do_quick_match
+from games.staking.rematch import do_offer_rematch
+from games.staking.rooms import do_cancel_staked_room, do_join_staked_room
 from games.staking.sweeper import _absent_key, withdraw_unattended
 from tests.factories import finished_staked_game
 from tests.games.test_consumers import connect, drain, session_for
@@ -65,16 +65,16 @@ def test_a_rematch_is_unlisted_and_only_the_old_opponent_may_join(django_user_mo
     (ann, ann_client), (bea, _bea_client) = (account(django_user_model, n) for n in ("ann", "bea"))
     carl, carl_client = account(django_user_model, "carl")
     old = finished_game(ann, bea)
-    new = offer_rematch(member(bea), old.pk)
+    new = do_offer_rematch(member(bea), old.pk)
     assert "no-staked-rooms" in text(carl_client.get("/staked/rooms"))  # not in the lobby
     page = text(carl_client.get(f"/games/{new.pk}/"))
     assert "Join for 100 coins" not in page and "offered to ann" in page
     refused = carl_client.post(f"/staked/{new.pk}/join", {"key": "carl-1"}, follow=True)
     assert "offered to ann" in text(refused)
     with pytest.raises(NotAllowed, match="offered to ann"):
-        join_staked_room(member(carl), new.pk)
+        do_join_staked_room(member(carl), new.pk)
     assert fresh(new).status == Game.Status.OPEN and balance_of(carl.pk) == 1000
-    assert quick_match(member(carl), "100").pk != new.pk  # nor paired by quick match
+    assert do_quick_match(member(carl), "100").pk != new.pk  # nor paired by quick match
     ann_client.post(f"/staked/{new.pk}/join", {"key": "ann-1"})
     assert fresh(new).status == Game.Status.PLAYING
     assert balance_of(ann.pk) == 980 and balance_of(bea.pk) == 800
@@ -83,7 +83,7 @@ def test_a_rematch_is_unlisted_and_only_the_old_opponent_may_join(django_user_mo
 def test_an_offer_stays_while_a_player_has_the_old_game_page_open(django_user_model):
     (ann, _), (bea, _) = (account(django_user_model, n) for n in ("ann", "bea"))
     old = finished_game(ann, bea)
-    new = offer_rematch(member(ann), old.pk)
+    new = do_offer_rematch(member(ann), old.pk)
     seats = list(old.seats.values_list("pk", flat=True))
     presence.touch(old.pk, seats, "old-page")  # both players still look at the old game
     assert withdraw_unattended() == 0
@@ -95,7 +95,7 @@ def test_an_offer_stays_while_a_player_has_the_old_game_page_open(django_user_mo
 def test_an_offer_nobody_looks_at_is_withdrawn_after_30_s(django_user_model, monkeypatch):
     (ann, _), (bea, _) = (account(django_user_model, n) for n in ("ann", "bea"))
     old = finished_game(ann, bea)
-    new = offer_rematch(member(ann), old.pk)
+    new = do_offer_rematch(member(ann), old.pk)
     # bea's join counts as her being at the old game for a request's 30 s (games.core.presence): past that
     later = presence._now() + presence.REQUEST_SECONDS + 1
     monkeypatch.setattr(presence, "_now", lambda: later)
@@ -138,12 +138,12 @@ async def test_the_old_game_page_shows_offered_withdrawn_and_joined_live(django_
     for ws in (ann_ws, bea_ws):
         await drain(ws)
 
-    offer = database_sync_to_async(offer_rematch)
+    offer = database_sync_to_async(do_offer_rematch)
     new = await offer(member(bea), old.pk)
     assert "bea offers a rematch" in _rematch_part(await _next_board(ann_ws))
     await drain(bea_ws)
 
-    await database_sync_to_async(cancel_staked_room)(member(bea), new.pk)
+    await database_sync_to_async(do_cancel_staked_room)(member(bea), new.pk)
     for ws in (ann_ws, bea_ws):
         shown = _rematch_part(await _next_board(ws))
         assert "rematch offer was withdrawn" in shown and "offers a rematch: join" not in shown
@@ -152,7 +152,7 @@ async def test_the_old_game_page_shows_offered_withdrawn_and_joined_live(django_
     again = await offer(member(bea), old.pk)
     await drain(ann_ws)
     await drain(bea_ws)
-    await database_sync_to_async(join_staked_room)(member(ann), again.pk)
+    await database_sync_to_async(do_join_staked_room)(member(ann), again.pk)
     for ws, who in ((bea_ws, "ann"), (ann_ws, "You")):
         shown = _rematch_part(await _next_board(ws))
         assert f"{who} joined the rematch" in shown and f"/games/{again.pk}/" in shown
@@ -170,7 +170,7 @@ async def test_the_old_opponent_looking_at_the_new_room_keeps_the_offer(
     def setup():
         ann, bea = (account(django_user_model, n)[0] for n in ("ann", "bea"))
         old = finished_game(ann, bea)
-        return ann, bea, old, offer_rematch(member(ann), old.pk)
+        return ann, bea, old, do_offer_rematch(member(ann), old.pk)
 
     _ann, bea, _old, new = await setup()
     bea_ws = await connect(new.pk, await database_sync_to_async(session_for)(bea, "key-b"))

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.ledger.history import balance_of
 from games import actions
 from games.models import Game
-from games.staking.rooms import join_staked_room
+from games.staking.rooms import do_join_staked_room
 from tests.factories import finished_staked_game
 from tests.games.webplay import member
 from tests.ledger_checks import ledger_stays_balanced  # noqa: F401
@@ -188,7 +188,7 @@ def test_quick_match_waits_then_pairs(ann, bea):
 def test_the_result_shows_each_player_coins_and_new_balance(ann, bea):
     open_room(ann[1], "100")
     game = Game.objects.get()
-    join_staked_room(member(bea[0]), game.pk)
+    do_join_staked_room(member(bea[0]), game.pk)
     actions.do_resign(game.pk, member(bea[0]))
     winner = text(ann[1].get(f"/games/{game.pk}/"))
     assert "You won 80 coins." in winner and 'data-nav-balance="1,080">1,080<' in winner
@@ -208,7 +208,7 @@ def test_the_result_shows_each_player_coins_and_new_balance(ann, bea):
 def test_a_rematch_is_offered_on_the_result_and_joined_by_the_opponent(ann, bea):
     open_room(ann[1], "100")
     old = Game.objects.get()
-    join_staked_room(member(bea[0]), old.pk)
+    do_join_staked_room(member(bea[0]), old.pk)
     actions.do_resign(old.pk, member(bea[0]))
     loser_page = text(bea[1].get(f"/games/{old.pk}/"))
     assert "Rematch for 100 coins" in loser_page

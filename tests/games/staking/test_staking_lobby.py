@@ -1,5 +1,5 @@
 """The staked lobby's bands and limits, and what a staked game's page says of its coins
-(games/staking/tiers.py, through the pages a player sees)."""
+(games/staking/lobby_reads.py, stake_limits.py, quick_waiting_reads.py and terms.py, through the pages a player sees)."""
 
 from __future__ import annotations
 
@@ -33,9 +33,9 @@ def test_rooms_are_grouped_in_bands_from_one_tier_to_the_next_with_prize_and_pla
     ann, bea, django_user_model
 ):
     open_room(ann[1], "120")  # in the 100 to 249 band
-    playing = rooms.create_staked_room(member(bea[0]), "twodice", 260)  # 250 to 499
+    playing = rooms.do_create_staked_room(member(bea[0]), "twodice", 260)  # 250 to 499
     carl = player(django_user_model, "carl")
-    rooms.join_staked_room(member(carl[0]), playing.pk)
+    rooms.do_join_staked_room(member(carl[0]), playing.pk)
     page = text(Client().get("/staked/"))
     titles = re.findall(r'<h3 id="band-\d+-title">([^<]+)</h3>', page)
     assert titles == [
@@ -96,7 +96,7 @@ def test_a_refused_quick_match_keeps_the_chosen_tier_and_says_why_at_it(ann, set
 def test_a_staked_game_says_it_is_staked_in_its_header_and_result(ann, bea):
     open_room(ann[1], "100")
     game = Game.objects.get()
-    rooms.join_staked_room(member(bea[0]), game.pk)
+    rooms.do_join_staked_room(member(bea[0]), game.pk)
     header = (
         "<strong>Staked game</strong> · 100 coins each · pot 200 coins · the winner takes "
         "180 coins (house cut 20 coins)"

@@ -12,7 +12,7 @@ from accounts.ledger.history import balance_of
 from games import actions
 from games.models import Game
 from games.tournaments.models import Tournament, TournamentMatch
-from games.tournaments.registration import open_tournament, register
+from games.tournaments.registration import do_register, open_tournament
 from games.tournaments.starting import do_start
 from tests.factories import member, seasoned_account
 
@@ -28,7 +28,7 @@ def fresh(tournament: Tournament) -> Tournament:
 def full_tournament(people, buy_in: int = 100, start: bool = True, **kwargs) -> Tournament:
     tournament = open_tournament(len(people), buy_in, **kwargs)
     for actor in people:
-        register(actor, tournament.pk)
+        do_register(actor, tournament.pk)
     if start:
         start_now(tournament)
     return fresh(tournament)

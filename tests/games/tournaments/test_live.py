@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.tournaments.models import Tournament
-from games.tournaments.registration import leave, open_tournament, register
+from games.tournaments.registration import do_leave, do_register, open_tournament
 from games.tournaments.sweeper import tell_starting_soon
 from ludopat.asgi import application
 from tests.games.test_consumers import HOST, session_for
@@ -76,7 +76,7 @@ def scheduled(people, seconds: float, size: int = 0) -> Tournament:
     size = size or len(people)
     tournament = open_tournament(size, 100, scheduled_for=timezone.now() + timedelta(1))
     for actor in people:
-        register(actor, tournament.pk)
+        do_register(actor, tournament.pk)
     Tournament.objects.filter(pk=tournament.pk).update(
         starts_at=timezone.now() + timedelta(seconds=seconds)
     )
@@ -125,19 +125,19 @@ async def test_who_registers_or_leaves_after_the_starting_soon_notice_changes_wh
         assert "if its last 2 seats fill" in told
 
     # A third player, after the notice: told as the others were; the others are told nothing new.
-    await database_sync_to_async(register)(people[2], early.pk)
+    await database_sync_to_async(do_register)(people[2], early.pk)
     told = await until(pages[2], "tournament-notice")
     assert re.search(rf"Tournament #{early.pk} starts in [5-8] s if its last 1 seat fill", told)
     assert await notices_within(pages[0]) == []
 
     # The last seat: everyone's start no longer hangs on it.
-    await database_sync_to_async(register)(people[3], early.pk)
+    await database_sync_to_async(do_register)(people[3], early.pk)
     for page in pages:
         told = await until(page, "tournament-notice")
         assert re.search(rf"Tournament #{early.pk} starts in [4-8] s\. <a", told)
 
     # One leaves: the others learn the start hangs on a seat again; the one who left is not told.
-    await database_sync_to_async(leave)(people[1], early.pk)
+    await database_sync_to_async(do_leave)(people[1], early.pk)
     for page in (pages[0], pages[2], pages[3]):
         told = await until(page, "tournament-notice")
         assert "if its last 1 seat fill; if not, it is cancelled" in told
@@ -152,7 +152,7 @@ async def test_registering_before_the_starting_soon_notice_tells_no_one_yet():
     user = await database_sync_to_async(User.objects.get)(pk=people[2].user_id)
     page = await watch(later.pk, await database_sync_to_async(session_for)(user))
     await until(page, 'id="bracket-live"')
-    await database_sync_to_async(register)(people[2], later.pk)
+    await database_sync_to_async(do_register)(people[2], later.pk)
     assert await notices_within(page) == []  # beat's sweep tells everyone, this player included
     await page.disconnect()
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games.staking.rooms import create_staked_room
+from games.staking.rooms import do_create_staked_room
 from games.tournaments import reads
 from games.tournaments.models import Tournament
 from tests.factories import member
@@ -41,7 +41,7 @@ def test_a_refused_open_leaves_no_tournament_in_the_lobby(settings):
     settings.LUDOPAT_NEW_PLAYER_MAX = 200
     ann, ben = players(2)
     newbie = member(User.objects.create_user("newbie"))
-    create_staked_room(ben, "twodice", 100)  # ben is committed to his room
+    do_create_staked_room(ben, "twodice", 100)  # ben is committed to his room
     _, page = press_open(newbie, 250)
     assert "New accounts" in page  # above the new-player cap
     _, page = press_open(ben, 100)

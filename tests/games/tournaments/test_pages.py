@@ -18,8 +18,8 @@ from accounts.moderation.tournaments import do_cancel_tournament
 from games.models import Action, Game
 from games.tournaments import reads
 from games.tournaments.models import Tournament
-from games.tournaments.registration import open_tournament, register
-from games.tournaments.starting import cancel
+from games.tournaments.registration import do_register, open_tournament
+from games.tournaments.starting import do_cancel
 from tests.games.tournaments.helpers import (
     balances,
     fresh,
@@ -143,11 +143,11 @@ def test_leaving_a_cancelled_tournament_from_a_stale_page_says_it_was_cancelled(
     if stage == "registering":  # three of four seats taken: no countdown yet
         tournament = open_tournament(4, 100)
         for actor in people[:3]:
-            register(actor, tournament.pk)
+            do_register(actor, tournament.pk)
     else:
         tournament = full_tournament(people)
     before = balances(people)
-    cancel(tournament.pk, "The admin called it off")
+    do_cancel(tournament.pk, "The admin called it off")
     ann = next(p for p in people if fresh(tournament).entries.filter(user_id=p.user_id).exists())
     # Her bracket page is from before the cancel: she presses Leave (or Forfeit) on it.
     for button in ("leave", "forfeit"):

@@ -15,8 +15,8 @@ from django.utils import timezone
 from games.core.errors import Conflict
 from games.tournaments import live
 from games.tournaments.models import Tournament
-from games.tournaments.registration import leave, open_tournament, register
-from games.tournaments.starting import cancel, do_start
+from games.tournaments.registration import do_leave, do_register, open_tournament
+from games.tournaments.starting import do_cancel, do_start
 from games.tournaments.sweeper import tell_starting_soon
 from ludopat.refusals import Refusal
 from tests.games.tournaments.helpers import balances, fresh, full_tournament, players
@@ -30,7 +30,7 @@ def test_forty_accounts_race_for_eight_seats():
     people = players(40)
     before = balances(people)
     tournament = open_tournament(8, 100)
-    results = at_once([lambda actor=actor: register(actor, tournament.pk) for actor in people])
+    results = at_once([lambda actor=actor: do_register(actor, tournament.pk) for actor in people])
     refused = [r for r in results if isinstance(r, BaseException)]
     assert len(refused) == 32
     assert all(isinstance(r, Conflict) and "full" in str(r) for r in refused), refused[:3]
@@ -50,7 +50,7 @@ def test_leave_against_start_one_of_them_wins(attempt):
     tournament = full_tournament(people, start=False)
     Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(1))
     left, started = at_once(
-        [lambda: leave(people[0], tournament.pk), lambda: do_start(tournament.pk)]
+        [lambda: do_leave(people[0], tournament.pk), lambda: do_start(tournament.pk)]
     )
     tournament = fresh(tournament)
     after = balances(people)
@@ -70,8 +70,8 @@ def test_cancel_against_registration_refunds_exactly():
     people = players(4)
     before = balances(people)
     tournament = open_tournament(8, 100)
-    calls = [lambda actor=actor: register(actor, tournament.pk) for actor in people]
-    at_once([*calls, lambda: cancel(tournament.pk, "race")])
+    calls = [lambda actor=actor: do_register(actor, tournament.pk) for actor in people]
+    at_once([*calls, lambda: do_cancel(tournament.pk, "race")])
     assert balances(people) == before
     assert fresh(tournament).pool.balance == 0
 
@@ -99,13 +99,13 @@ def test_a_registration_in_flight_as_beat_tells_the_start_gets_its_player_told(m
     people = players(3)
     tournament = open_tournament(4, 100, scheduled_for=timezone.now() + timedelta(1))
     for actor in people[:2]:
-        register(actor, tournament.pk)
+        do_register(actor, tournament.pk)
     Tournament.objects.filter(pk=tournament.pk).update(
         starts_at=timezone.now() + timedelta(seconds=8)
     )
 
     registered, swept = interleave(
-        lambda: register(people[2], tournament.pk), nothing, tell_starting_soon
+        lambda: do_register(people[2], tournament.pk), nothing, tell_starting_soon
     )
     assert not isinstance(registered, BaseException), registered
     assert swept == 1

@@ -16,12 +16,12 @@ from accounts.ledger.models import LedgerTransaction
 from accounts.models import User
 from games.core.errors import Conflict, GameError, NotAllowed
 from games.models import Game
-from games.staking.quick import quick_match
-from games.staking.rooms import create_staked_room, join_staked_room
+from games.staking.quick import do_quick_match
+from games.staking.rooms import do_create_staked_room, do_join_staked_room
 from games.tournaments.checks import tournament_problems
 from games.tournaments.models import Tournament, TournamentMatch
-from games.tournaments.registration import forfeit, leave, open_tournament, register
-from games.tournaments.starting import cancel
+from games.tournaments.registration import do_forfeit, do_leave, do_register, open_tournament
+from games.tournaments.starting import do_cancel
 from tests.factories import member
 from tests.games.tournaments.helpers import (
     balances,
@@ -42,11 +42,11 @@ def test_the_buy_in_moves_with_the_seat_and_comes_back_on_leaving():
     (ann,) = players(1)
     before = balances([ann])
     tournament = open_tournament(4, 100)
-    register(ann, tournament.pk)
-    register(ann, tournament.pk)  # a repeated click: nothing more moves
+    do_register(ann, tournament.pk)
+    do_register(ann, tournament.pk)  # a repeated click: nothing more moves
     assert balances([ann])[ann.user_id] == before[ann.user_id] - 100
     assert fresh(tournament).pool.balance == 100
-    leave(ann, tournament.pk)
+    do_leave(ann, tournament.pk)
     assert balances([ann]) == before
     assert not tournament.entries.exists()
 
@@ -57,9 +57,9 @@ def test_a_buy_in_shows_as_held_until_the_tournament_pays_or_is_cancelled(client
     people = players(4)
     ann = people[0]
     other = open_tournament(8, 50)
-    register(ann, other.pk)
+    do_register(ann, other.pk)
     assert coins_in_escrow(ann.user_id) == 50
-    leave(ann, other.pk)  # the buy-in comes back; the tournament stays open
+    do_leave(ann, other.pk)  # the buy-in comes back; the tournament stays open
     assert coins_in_escrow(ann.user_id) == 0
     tournament = full_tournament(people, buy_in=100)
     client.force_login(User.objects.get(pk=ann.user_id))
@@ -74,7 +74,7 @@ def test_a_buy_in_shows_as_held_until_the_tournament_pays_or_is_cancelled(client
     page = client.get(reverse("wallet")).content.decode()
     assert re.search(r'data-testid="wallet-escrow"><strong>0</strong>', page)
     cancelled = full_tournament(players(4, prefix="q"), buy_in=100, start=False)
-    cancel(cancelled.pk, "no players")
+    do_cancel(cancelled.pk, "no players")
     assert coins_in_escrow(User.objects.get(username="q0").pk) == 0
 
 
@@ -82,13 +82,13 @@ def test_filling_up_starts_the_countdown_and_a_leave_stops_it(django_capture_on_
     people = players(4)
     tournament = open_tournament(4, 100)
     for actor in people[:3]:
-        register(actor, tournament.pk)
+        do_register(actor, tournament.pk)
     assert fresh(tournament).starts_at is None
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        register(people[3], tournament.pk)
+        do_register(people[3], tournament.pk)
     assert fresh(tournament).starts_at is not None
     assert len(callbacks) >= 3  # the start task, the notices, the bracket's push
-    leave(people[0], tournament.pk)
+    do_leave(people[0], tournament.pk)
     assert fresh(tournament).starts_at is None
     assert not start_now(tournament)  # not full: the countdown's task does nothing
     assert fresh(tournament).status == Tournament.Status.OPEN
@@ -98,26 +98,26 @@ def test_refusals_full_started_guest_short_of_coins_and_new_accounts(settings):
     people = players(5)
     tournament = open_tournament(4, 100)
     for actor in people[:4]:
-        register(actor, tournament.pk)
+        do_register(actor, tournament.pk)
     with pytest.raises(Conflict, match="full"):
-        register(people[4], tournament.pk)
+        do_register(people[4], tournament.pk)
     start_now(tournament)
     with pytest.raises(Conflict, match="started"):
-        register(people[4], tournament.pk)
+        do_register(people[4], tournament.pk)
     with pytest.raises(Conflict, match="started before you left"):
-        leave(people[0], tournament.pk)
+        do_leave(people[0], tournament.pk)
     from games.core.actors import Actor
 
     with pytest.raises(NotAllowed, match="Sign up or log in"):
-        register(Actor(None, "guest"), open_tournament(4, 100).pk)
+        do_register(Actor(None, "guest"), open_tournament(4, 100).pk)
     newbie = member(User.objects.create_user("newbie"))
     with pytest.raises(GameError, match="New accounts"):
-        register(newbie, open_tournament(4, 250).pk)
+        do_register(newbie, open_tournament(4, 250).pk)
     settings.LUDOPAT_NEW_PLAYER_MAX = 10_000  # past the cap: the wallet is what refuses now
     settings.LUDOPAT_STAKE_TIERS = (100, 5000)
     rich = open_tournament(4, 5000)
     with pytest.raises(NotEnoughCoins):
-        register(people[4], rich.pk)
+        do_register(people[4], rich.pk)
     assert not rich.entries.exists()
     with pytest.raises(GameError):
         open_tournament(5, 100)
@@ -127,19 +127,19 @@ def test_refusals_full_started_guest_short_of_coins_and_new_accounts(settings):
 
 def test_one_commitment_at_a_time_both_ways():
     ann, ben = players(2)
-    room = create_staked_room(ann, "twodice", 100)
+    room = do_create_staked_room(ann, "twodice", 100)
     tournament = open_tournament(4, 100)
     with pytest.raises(Conflict, match="open staked room"):
-        register(ann, tournament.pk)
-    register(ben, tournament.pk)
+        do_register(ann, tournament.pk)
+    do_register(ben, tournament.pk)
     with pytest.raises(Conflict, match="tournament"):
-        create_staked_room(ben, "twodice", 100)
+        do_create_staked_room(ben, "twodice", 100)
     with pytest.raises(Conflict, match="tournament"):
-        quick_match(ben, 100)
+        do_quick_match(ben, 100)
     with pytest.raises(Conflict, match="tournament"):
-        join_staked_room(ben, room.pk)
+        do_join_staked_room(ben, room.pk)
     with pytest.raises(Conflict, match="tournament"):
-        register(ben, open_tournament(4, 100).pk)
+        do_register(ben, open_tournament(4, 100).pk)
     assert Game.objects.get(pk=room.pk).status == Game.Status.OPEN
 
 
@@ -148,11 +148,11 @@ def test_the_same_browser_rule():
 
     ann, ben = players(2)
     tournament = open_tournament(4, 100)
-    register(ann, tournament.pk)
+    do_register(ann, tournament.pk)
     for actor in (ann, ben):
         browsers.record("same-browser", actor.user_id)
     with pytest.raises(NotAllowed, match="same browser"):
-        register(ben, tournament.pk)
+        do_register(ben, tournament.pk)
 
 
 @pytest.mark.parametrize("stage", ["registering", "full", "first round", "final"])
@@ -161,14 +161,14 @@ def test_a_cancel_at_every_stage_refunds_every_buy_in_exactly(stage):
     before = balances(people)
     tournament = open_tournament(4, 100)
     for actor in people[: 2 if stage == "registering" else 4]:
-        register(actor, tournament.pk)
+        do_register(actor, tournament.pk)
     if stage in ("first round", "final"):
         start_now(tournament)
     if stage == "final":
         for match in live_matches(tournament):
             lose(match, people)
     rooms = [m.game_id for m in live_matches(tournament)]
-    cancel(tournament.pk, "a test")
+    do_cancel(tournament.pk, "a test")
     assert balances(people) == before
     tournament = fresh(tournament)
     assert tournament.status == Tournament.Status.CANCELLED
@@ -180,7 +180,7 @@ def test_a_cancel_at_every_stage_refunds_every_buy_in_exactly(stage):
         .exists()
     )
     with pytest.raises(Conflict, match="over already"):
-        cancel(tournament.pk, "again")
+        do_cancel(tournament.pk, "again")
     assert not tournament_problems()
 
 
@@ -191,7 +191,7 @@ def test_a_finished_tournament_cannot_be_cancelled():
         for match in live_matches(tournament):
             lose(match, people)
     with pytest.raises(Conflict):
-        cancel(tournament.pk, "too late")
+        do_cancel(tournament.pk, "too late")
     assert LedgerTransaction.objects.filter(kind=LedgerTransaction.Kind.PRIZE).count() == 1
 
 
@@ -200,17 +200,17 @@ def test_forfeiting_resigns_the_match_and_walks_over_the_next():
     tournament = full_tournament(people)
     semi, other = live_matches(tournament)
     quitter = next(a for a in people if a.user_id == semi.second.user_id)
-    forfeit(quitter, tournament.pk)  # their semi-final is resigned: the first player wins it
+    do_forfeit(quitter, tournament.pk)  # their semi-final is resigned: the first player wins it
     semi.refresh_from_db()
     assert semi.winner_id == semi.first_id and semi.game.status == Game.Status.FINISHED
     with pytest.raises(Conflict, match="out of this tournament"):
-        forfeit(quitter, tournament.pk)
+        do_forfeit(quitter, tournament.pk)
     # The other semi's winner forfeits between rounds: the final is theirs to lose without play.
     lose(other, people)  # its second player wins
     waiting_finalist = next(a for a in people if a.user_id == other.second.user_id)
     final = TournamentMatch.objects.get(tournament=tournament, round=2)
     assert final.game.status == Game.Status.PLAYING
-    forfeit(waiting_finalist, tournament.pk)
+    do_forfeit(waiting_finalist, tournament.pk)
     tournament = fresh(tournament)
     assert tournament.status == Tournament.Status.FINISHED
     final.refresh_from_db()
@@ -267,9 +267,9 @@ def test_a_scheduled_tournament_starts_at_its_time_or_is_cancelled_if_not_full()
     full = open_tournament(4, 100, scheduled_for=soon)
     short = open_tournament(4, 100, scheduled_for=soon)
     for actor in people[:4]:
-        register(actor, full.pk)
+        do_register(actor, full.pk)
     for actor in people[4:]:
-        register(actor, short.pk)
+        do_register(actor, short.pk)
     assert fresh(full).starts_at == soon  # full, but it waits for its time
     assert start_due() == 0
     Tournament.objects.update(starts_at=timezone.now() - timedelta(seconds=1))

@@ -14,13 +14,13 @@ from django.utils import timezone
 
 from games import actions
 from games.models import Seat
-from games.staking.rooms import join_staked_room
+from games.staking.rooms import do_join_staked_room
 from leaderboard.models import Rating, RatingReplay, Result
 from leaderboard.ratings import board
 from leaderboard.ratings.board_version import forget_board
 from leaderboard.ratings.player import rating_charts
 from leaderboard.ratings.scale import shown
-from leaderboard.results import remove_round
+from leaderboard.round_removal import remove_round
 from tests.factories import seasoned_account, staked_room
 from tests.games.webplay import member
 from tests.leaderboard.helpers import room
@@ -262,6 +262,6 @@ def test_the_staked_lobby_shows_the_hosts_rating(client, settings):
     lobby = client.get(reverse("staked_lobby")).content.decode()
     assert re.search(r'data-testid="host-rating"[^>]*>1800<', lobby)
     # Joining starts the round: both seats carry their ratings.
-    join_staked_room(member(guest), game.pk)
+    do_join_staked_room(member(guest), game.pk)
     seats = dict(Seat.objects.filter(game=game).values_list("user_id", "rating"))
     assert seats == {host.pk: 1800, guest.pk: 1500}

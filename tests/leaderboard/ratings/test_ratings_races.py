@@ -14,11 +14,13 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection, transaction
 
+from leaderboard.finished_rounds import FinishedRound, SeatFacts
 from leaderboard.models import Rating, Result
 from leaderboard.ratings import skill
-from leaderboard.ratings.replay import recalculating, replay_requested
+from leaderboard.ratings.rating_replay import recalculating, replay_requested
 from leaderboard.ratings.update import lock_ratings
-from leaderboard.results import FinishedRound, SeatFacts, record_played, remove_round
+from leaderboard.results import record_played
+from leaderboard.round_removal import remove_round
 from tests.leaderboard.helpers import bare_round
 from tests.races import interleave, nothing, postgres_only
 

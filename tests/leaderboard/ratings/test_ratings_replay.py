@@ -13,10 +13,12 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from leaderboard.finished_rounds import FinishedRound, SeatFacts
 from leaderboard.models import Rating, RatingReplay, Result
 from leaderboard.ratings import skill
-from leaderboard.ratings.replay import recalculating, replay_requested
-from leaderboard.results import FinishedRound, SeatFacts, record_played, remove_round
+from leaderboard.ratings.rating_replay import recalculating, replay_requested
+from leaderboard.results import record_played
+from leaderboard.round_removal import remove_round
 from leaderboard.tasks import finish_lost_replays, replay_ratings
 from tests.leaderboard.helpers import bare_round
 from tests.leaderboard.people import accounts

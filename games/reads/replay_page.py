@@ -10,7 +10,7 @@ from typing import Any
 from .. import engine
 from ..core.narration import colour_name, narrate
 from ..core.round_ends import RoundEnd
-from ..engine.replay import Roll, parse_record
+from ..engine.record_format import Roll, parse_record
 from ..engine.state import State
 from ..live.board_layout import token_cell
 
