@@ -39,8 +39,20 @@ class OpenTournamentForm(forms.Form):
         self.fields["buy_in"].choices = [(b, f"{b:,} coins") for b in buy_ins()]  # type: ignore[attr-defined]
 
 
-def _chosen(raw: object, allowed: list[int], default: int | None) -> int | None:
-    return next((value for value in allowed if str(value) == str(raw)), default)
+class ChoiceAskedForm(forms.Form):
+    """The size and buy-in a lobby link asks to preview: anything else is not asked for (None)."""
+
+    size = forms.IntegerField(required=False, min_value=0, max_value=10_000)
+    buy_in = forms.IntegerField(required=False, min_value=0, max_value=10**9)
+
+    def asked(self) -> tuple[int | None, int | None]:
+        if not self.is_valid():
+            return None, None
+        return self.cleaned_data["size"], self.cleaned_data["buy_in"]
+
+
+def _chosen(raw: int | None, allowed: list[int], default: int | None) -> int | None:
+    return raw if raw in allowed else default
 
 
 def _opening(request: HtmxHttpRequest) -> dict[str, object]:
@@ -50,8 +62,9 @@ def _opening(request: HtmxHttpRequest) -> dict[str, object]:
     limit = tier_choices(limit_for(request.user.pk)) if request.user.is_authenticated else None
     choices = limit or tier_choices(None)
     open_ones = [choice.tier for choice in choices if not choice.refusal]
-    size = _chosen(request.GET.get("size"), list(SIZES), SIZES[0]) or SIZES[0]
-    buy_in = _chosen(request.GET.get("buy_in"), open_ones, open_ones[0] if open_ones else None)
+    size_asked, buy_in_asked = ChoiceAskedForm(request.GET).asked()
+    size = _chosen(size_asked, list(SIZES), SIZES[0]) or SIZES[0]
+    buy_in = _chosen(buy_in_asked, open_ones, open_ones[0] if open_ones else None)
     shown = buy_in if buy_in is not None else choices[0].tier
     return {
         "sizes": SIZES,
