@@ -2,6 +2,8 @@
 
 import gc
 import os
+from importlib import import_module
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -12,19 +14,21 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from games import engine  # noqa: E402
 
-from .routing import websocket_urlpatterns  # noqa: E402
 
+def sockets(routes: list[Any]) -> Any:
+    """The WebSocket side of the site over `routes`: an Origin check, then the session and the user."""
+    return AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(routes)))
+
+
+# ludopat.routing's, or bench/live.py's floor's in the bench's processes (settings.WEBSOCKET_URLCONF).
+websocket_urlpatterns = import_module(settings.WEBSOCKET_URLCONF).websocket_urlpatterns
 application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+    {"http": django_asgi_app, "websocket": sockets(websocket_urlpatterns)}
 )
 
 # Load what every process keeps until it ends before freezing it: the URLconf (and through it the views
