@@ -83,9 +83,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A session still logged in as a banned account (one the ban could not find) ends here.
-    "accounts.users.banned_sessions.EndBannedSessions",
-    # The browser's own id (a signed cookie that log-ins and log-outs leave alone): accounts/users/browsers.py.
-    "accounts.users.browsers.BrowserMiddleware",
+    "accounts.web.middleware.EndBannedSessions",
+    # The browser's own id (a signed cookie that log-ins and log-outs leave alone).
+    "accounts.web.middleware.BrowserMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A player who reported someone is told the outcome on their next page: accounts/web/report_news.py.
     "accounts.web.report_news.TellReporters",
