@@ -2,7 +2,6 @@
 
 import gc
 import os
-from importlib import import_module
 from typing import Any
 
 from django.core.asgi import get_asgi_application
@@ -25,8 +24,11 @@ def sockets(routes: list[Any]) -> Any:
     return AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(routes)))
 
 
-# ludopat.routing's, or bench/live.py's floor's in the bench's processes (settings.WEBSOCKET_URLCONF).
-websocket_urlpatterns = import_module(settings.WEBSOCKET_URLCONF).websocket_urlpatterns
+# bench/live.py's floor, in the bench's processes only, adds its route to the site's (settings.BENCH_FLOOR).
+if settings.BENCH_FLOOR:
+    from games.web.bench_floor import websocket_urlpatterns
+else:
+    from .routing import websocket_urlpatterns
 application = ProtocolTypeRouter(
     {"http": django_asgi_app, "websocket": sockets(websocket_urlpatterns)}
 )

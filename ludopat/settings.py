@@ -100,10 +100,9 @@ MIDDLEWARE = [
 ]
 
 # bench/live.py's floor (games/web/bench_floor.py) exists only in the bench's web processes: its module
-# is then their URLconf and socket routes (the site's plus its own); no other module names it.
+# is then their URLconf and socket routes (the site's plus its own; ludopat/asgi.py picks the routes).
 BENCH_FLOOR = env_bool("LUDOPAT_BENCH_FLOOR", False)
 ROOT_URLCONF = "games.web.bench_floor" if BENCH_FLOOR else "ludopat.urls"
-WEBSOCKET_URLCONF = "games.web.bench_floor" if BENCH_FLOOR else "ludopat.routing"
 ASGI_APPLICATION = "ludopat.asgi.application"
 
 TEMPLATES = [

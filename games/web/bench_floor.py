@@ -1,7 +1,7 @@
 """The floor of bench/live.py: the cheapest action the stack allows, to measure a real one against.
 
 Imported only with LUDOPAT_BENCH_FLOOR=1 in the environment (settings.BENCH_FLOOR): this module is then
-the URLconf (ROOT_URLCONF) and the socket routes (WEBSOCKET_URLCONF), the site's own plus the floor's, and
+the URLconf (ROOT_URLCONF) and the socket routes (ludopat/asgi.py), the site's own plus the floor's, and
 games.apps starts the counts below. Without it nothing of the site names the floor, and both URLs are a
 plain 404, as any missing page. A POST to /games/<id>/bench-floor goes through the same middleware and the
 same action rate limit as a roll or a move, then does what every action must and nothing more: one read

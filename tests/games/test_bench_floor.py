@@ -27,7 +27,7 @@ def fresh_layer(redis_client):
 @pytest.fixture
 def floor_on(settings):
     """What LUDOPAT_BENCH_FLOOR=1 sets as the process starts (ludopat/settings.py)."""
-    settings.ROOT_URLCONF = settings.WEBSOCKET_URLCONF = "games.web.bench_floor"
+    settings.ROOT_URLCONF = "games.web.bench_floor"  # and ludopat.asgi takes its socket routes
 
 
 def _room(django_user_model):
@@ -101,12 +101,18 @@ async def test_the_floor_writes_one_action_and_every_other_socket_gets_the_asked
 
 
 def test_no_module_of_the_site_imports_the_floor_but_the_app_config_when_it_is_on():
-    """Production's URLs, routes, consumers and pushes never name it: only the settings (which name
-    its module when the flag is on), games.apps (which starts its counts then) and games.web's index."""
+    """Production's URLs, routes, consumers and pushes never name it: only the settings and
+    ludopat.asgi (which take its URLs and routes when the flag is on), games.apps (which starts its
+    counts then) and games.web's index."""
     root = Path(__file__).resolve().parents[2]
     naming = set()
     for app in ("accounts", "games", "leaderboard", "ludopat"):
         for path in (root / app).rglob("*.py"):
             if path.name != "bench_floor.py" and "bench_floor" in path.read_text():
                 naming.add(str(path.relative_to(root)))
-    assert naming == {"games/apps.py", "ludopat/settings.py", "games/web/__init__.py"}
+    assert naming == {
+        "games/apps.py",
+        "ludopat/settings.py",
+        "ludopat/asgi.py",
+        "games/web/__init__.py",
+    }
