@@ -10,8 +10,7 @@ class AccountsConfig(AppConfig):
 
         from .ledger import signals  # noqa: F401  (every new account's wallet and grant)
         from .moderation.roles import ensure_roles
-        from .users.addresses import remember_address
-        from .users.browsers import remember_browser
+        from .web.log_ins import remember_address, remember_browser
 
         user_logged_in.connect(remember_address, dispatch_uid="accounts.remember_address")
         user_logged_in.connect(remember_browser, dispatch_uid="accounts.remember_browser")

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.conf import settings
 
 
 class GamesConfig(AppConfig):
@@ -27,7 +28,7 @@ class GamesConfig(AppConfig):
         also_check(tournament_problems)
         also_refuse(commitment_refusal)  # one commitment at a time: staking asks the tournaments
 
-        from .web import bench_floor
+        if settings.BENCH_FLOOR:  # bench/live.py's web processes: count queries and round trips
+            from .web.bench_floor import count_round_trips
 
-        if bench_floor.enabled():  # bench/live.py's web processes: count queries and round trips
-            bench_floor.count_round_trips()
+            count_round_trips()

@@ -2,6 +2,7 @@
 
 import gc
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -12,19 +13,24 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from games import engine  # noqa: E402
 
-from .routing import websocket_urlpatterns  # noqa: E402
 
+def sockets(routes: list[Any]) -> Any:
+    """The WebSocket side of the site over `routes`: an Origin check, then the session and the user."""
+    return AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(routes)))
+
+
+# bench/live.py's floor, in the bench's processes only, adds its route to the site's (settings.BENCH_FLOOR).
+if settings.BENCH_FLOOR:
+    from games.web.bench_floor import websocket_urlpatterns
+else:
+    from .routing import websocket_urlpatterns
 application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+    {"http": django_asgi_app, "websocket": sockets(websocket_urlpatterns)}
 )
 
 # Load what every process keeps until it ends before freezing it: the URLconf (and through it the views

@@ -83,9 +83,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A session still logged in as a banned account (one the ban could not find) ends here.
-    "accounts.users.banned_sessions.EndBannedSessions",
-    # The browser's own id (a signed cookie that log-ins and log-outs leave alone): accounts/users/browsers.py.
-    "accounts.users.browsers.BrowserMiddleware",
+    "accounts.web.middleware.EndBannedSessions",
+    # The browser's own id (a signed cookie that log-ins and log-outs leave alone).
+    "accounts.web.middleware.BrowserMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A player who reported someone is told the outcome on their next page: accounts/web/report_news.py.
     "accounts.web.report_news.TellReporters",
@@ -99,7 +99,10 @@ MIDDLEWARE = [
     "ludopat.sync_middleware.OneThreadPerRequest",
 ]
 
-ROOT_URLCONF = "ludopat.urls"
+# bench/live.py's floor (games/web/bench_floor.py) exists only in the bench's web processes: its module
+# is then their URLconf and socket routes (the site's plus its own; ludopat/asgi.py picks the routes).
+BENCH_FLOOR = env_bool("LUDOPAT_BENCH_FLOOR", False)
+ROOT_URLCONF = "games.web.bench_floor" if BENCH_FLOOR else "ludopat.urls"
 ASGI_APPLICATION = "ludopat.asgi.application"
 
 TEMPLATES = [

@@ -4,15 +4,8 @@ accounts sharing one is a collusion flag; one row per account and address) and t
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import models
-from django.http import HttpRequest
-from django.utils import timezone
-
-from ludopat.client_address import from_request
 
 
 class LoginAddress(models.Model):
@@ -43,29 +36,3 @@ class AccountSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: session {self.session_key[:6]}…"
-
-
-def remember_address(
-    sender: object, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any
-) -> None:
-    """user_logged_in receiver: the address, and the session the log-in is kept in."""
-    if request is None:
-        return
-    # The account by id: accounts.models loads this module, which can't name its User model.
-    address = from_request(request)
-    if address != "unknown":  # a log-in made in code (no client) shares nothing with anyone
-        LoginAddress.objects.update_or_create(
-            user_id=user.pk, address=address, defaults={"last_seen": timezone.now()}
-        )
-    session = getattr(request, "session", None)
-    if session is not None and session.session_key:
-        AccountSession.objects.update_or_create(
-            session_key=session.session_key, defaults={"user_id": user.pk}
-        )
-        # Sessions that expired (clearsessions deleted them) leave the index: it stays one row per
-        # live session of the account.
-        from django.contrib.sessions.models import Session
-
-        AccountSession.objects.filter(user_id=user.pk).exclude(
-            session_key=session.session_key
-        ).exclude(session_key__in=Session.objects.values("session_key")).delete()

@@ -1,11 +1,9 @@
 """A banned account's sessions end, including those the session index never recorded (log-ins from
 before it existed): Django gives such a session no user, but it still holds the browser key that owns
 the account's games against the computer and at one screen. The first request that brings one ends it
-(`EndBannedSessions`), and a game socket opened with one controls nothing (games.web.consumers)."""
+(`EndBannedSessions`, accounts/web/middleware.py), and a game socket opened with one controls nothing (games.web.consumers)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -13,11 +11,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
 
 from accounts.models import User
 
-from .sanctions import ban_in_force, ban_notice_for
+from .sanctions import ban_in_force
 
 # All an ended session keeps: the banned account's id, so the browser is told why until the ban ends.
 BANNED_ACCOUNT = "ludopat_banned_account"
@@ -50,28 +47,3 @@ def end_session(session: SessionBase, account_id: int) -> None:
 def ended_data(account_id: int) -> str:
     """The stored form of an ended session (the ban rewrites the sessions its index knows to this)."""
     return SessionStore().encode({BANNED_ACCOUNT: account_id})
-
-
-class EndBannedSessions:
-    """After AuthenticationMiddleware: a request whose session is logged in as a banned account ends
-    that session before any view sees its browser key; while the ban lasts, the pages of an ended
-    session say why (`request.ban_notice`, shown by base.html). Costs a query only for such a
-    session."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        session: SessionBase | None = getattr(request, "session", None)
-        logged_in = session is not None and SESSION_KEY in session
-        account = banned_account_of(session, request.user) if logged_in else None
-        if session is not None and account is not None:
-            end_session(session, account.pk)
-        if session is not None and BANNED_ACCOUNT in session:
-            banned = session[BANNED_ACCOUNT]
-            notice = "" if request.user.is_authenticated else ban_notice_for(banned)
-            if notice:
-                request.ban_notice = notice  # type: ignore[attr-defined]  # read by base.html
-            else:  # lifted or over, or someone has logged in on this browser since
-                del session[BANNED_ACCOUNT]
-        return self.get_response(request)

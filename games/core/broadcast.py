@@ -142,12 +142,6 @@ def names_changed(game_id: str) -> None:
     _send(game_id, {**presence_event(), "names": True})
 
 
-def floor_pushed(game_id: str, version: int, size: int, skip: str = "") -> None:
-    """bench/live.py's floor action (games.web.bench_floor) made `version`: every viewer's socket forwards
-    a frame of `size` characters without rendering (`skip`: the socket whose page has it)."""
-    _send(game_id, {"type": "game.floor", "version": version, "size": size, "skip": skip})
-
-
 def _send(game_id: str, event: dict[str, Any]) -> bool:
     """Push `event` to the game's group; False if it could not be (no layer, Redis unreachable)."""
     return push.send(group_name(game_id), event, about=f"game {game_id}")

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
-from django.http import HttpRequest
 
 from accounts.models import User
 from accounts.users.browsers import account_changed
@@ -19,7 +18,7 @@ from .sweeper import do_withdraw_entry
 
 @receiver(user_logged_out, dispatch_uid="staked_withdraw_on_logout")
 def withdraw_on_logout(
-    sender: type[User], request: HttpRequest, user: User | None, **kwargs: Any
+    sender: type[User], request: object, user: User | None, **kwargs: Any
 ) -> None:
     """Logging out withdraws the player's open staked room or quick-match entry (stake refunded)."""
     if user is not None:

@@ -10,7 +10,7 @@ service below, and its answer or refusal into a response. Nothing below imports 
     commands                      one registry of player actions for POSTs and socket frames alike
     forms                         the setup screens and every action's parameters
     htmx                          the request type behind django-htmx's middleware
-    bench_floor                   bench/live.py's floor (only with LUDOPAT_BENCH_FLOOR=1)
+    bench_floor                   bench/live.py's floor: the URLconf and socket routes with LUDOPAT_BENCH_FLOOR=1
     admin/                        games in Django's admin, a module per record (the app's admin.py
                                   re-exports it)
     templatetags/                 the template libraries (the app's templatetags/ re-export them)

@@ -1,21 +1,21 @@
 """The floor of bench/live.py: the cheapest action the stack allows, to measure a real one against.
 
-Only with LUDOPAT_BENCH_FLOOR=1 in the environment (read per request: without it both URLs are a plain
-404, as any missing page). A POST to /games/<id>/bench-floor goes through the same middleware and the
+Imported only with LUDOPAT_BENCH_FLOOR=1 in the environment (settings.BENCH_FLOOR): this module is then
+the URLconf (ROOT_URLCONF) and the socket routes (ludopat/asgi.py), the site's own plus the floor's, and
+games.apps starts the counts below. Without it nothing of the site names the floor, and both URLs are a
+plain 404, as any missing page. A POST to /games/<id>/bench-floor goes through the same middleware and the
 same action rate limit as a roll or a move, then does what every action must and nothing more: one read
 of the game and its seats, the asker check (they hold a seat), the game row locked with
 `SELECT ... FOR UPDATE`, one Action row, the version bumped, the commit, and on commit one push to the
-game's group. The sockets forward that push without rendering: a frame of `size` characters (the bench
+game's group. The game's sockets (FloorGameConsumer) forward that push without rendering: a frame of `size` characters (the bench
 asks for the median size of the real action's pushes), built from the version and the size alone.
 
 GET /games/bench-floor/counts answers this process's database queries and Redis round trips so far,
-counted only when the flag was set as the process started (`count_round_trips`, from games.apps): the
-bench reads every web process's before and after a window, and divides by the actions.
+counted from the process's start (`count_round_trips`, from games.apps): the bench reads every web process's before and after a window, and divides by the actions.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -24,21 +24,20 @@ from django import forms
 from django.db import transaction
 from django.db.backends.signals import connection_created
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import path
 
-from ludopat import throttle
+from ludopat import push, throttle
+from ludopat.routing import websocket_urlpatterns as site_sockets
+from ludopat.urls import urlpatterns as site_urls
 
 from ..actions.core import lock_game
-from ..core import broadcast, selectors
+from ..core import selectors
 from ..core.actors import actor_for, seats_of
+from ..core.broadcast import group_name
 from ..models import Action
+from .consumers import GameConsumer
 
-FLAG = "LUDOPAT_BENCH_FLOOR"
 MIN_SIZE, MAX_SIZE = 64, 1_000_000  # characters of a floor frame
-NO_PAGE = "There is no page at this address."
-
-
-def enabled() -> bool:
-    return os.environ.get(FLAG) == "1"
 
 
 def _plain(message: str, status: int) -> HttpResponse:
@@ -74,13 +73,26 @@ def act(*, game_id: str, seat_id: int, size: int, skip: str) -> int:
         )  # fmt: skip
         game.save(update_fields=["version"])
         version = game.version
-        transaction.on_commit(lambda: broadcast.floor_pushed(game_id, version, size, skip))
+        transaction.on_commit(lambda: pushed(game_id, version, size, skip))
     return version
 
 
+def pushed(game_id: str, version: int, size: int, skip: str = "") -> None:
+    """The floor action made `version`: every viewer's socket forwards a frame of `size` characters
+    without rendering (`skip`: the socket whose page has it)."""
+    event = {"type": "game.floor", "version": version, "size": size, "skip": skip}
+    push.send(group_name(game_id), event, about=f"game {game_id}")
+
+
+class FloorGameConsumer(GameConsumer):
+    """The game's socket, which also forwards the floor's pushes: no database, no rendering."""
+
+    async def game_floor(self, event: dict[str, Any]) -> None:
+        if event.get("skip") != self.channel_name:
+            await self.send(text_data=floor_frame(int(event["version"]), int(event["size"])))
+
+
 def floor(request: HttpRequest, game_id: str) -> HttpResponse:
-    if not enabled():
-        return _plain(NO_PAGE, 404)
     if request.method != "POST":
         return _plain("Use POST.", 405)
     actor = actor_for(request.user, request.session)
@@ -147,7 +159,18 @@ def count_round_trips() -> None:
 
 
 def counts(request: HttpRequest) -> HttpResponse:
-    if not enabled():
-        return _plain(NO_PAGE, 404)
     with _lock:
         return JsonResponse(dict(_counts))
+
+
+# --- the site's URLs and socket routes, with the floor's ----------------------------------------------
+
+urlpatterns = [
+    path("games/<gameid:game_id>/bench-floor", floor, name="game_bench_floor"),
+    path("games/bench-floor/counts", counts, name="bench_floor_counts"),
+    *site_urls,
+]
+websocket_urlpatterns = [  # the floor's game route first: it wins over the site's
+    path("ws/games/<gameid:game_id>/", FloorGameConsumer.as_asgi()),
+    *site_sockets,
+]

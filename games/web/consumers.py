@@ -42,7 +42,6 @@ from ..live.viewpoint import Viewpoint, viewpoint_for
 from ..models import ChatMessage, Game
 from ..staking.rematch import invited_seats
 from . import commands
-from .bench_floor import floor_frame
 
 REFUSED = 4404  # no such game: the page's link is wrong; the client must not retry
 # Redis (the channel layer) is unreachable: "try again later" (HTTP's 503). An application may close
@@ -286,12 +285,6 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         """A board, without its ground if this socket sent the page that very ground already."""
         shown, self.ground_sent = self.ground_sent, ground_of(html)
         await self.send(text_data=for_page_showing(html, shown))
-
-    async def game_floor(self, event: dict[str, Any]) -> None:
-        """bench/live.py's floor push (games.web.bench_floor, only with LUDOPAT_BENCH_FLOOR=1): forwarded as
-        a frame of the asked size, no database, no rendering."""
-        if event.get("skip") != self.channel_name:
-            await self.send(text_data=floor_frame(int(event["version"]), int(event["size"])))
 
     async def _shared_board(self, event: dict[str, Any]) -> str | None:
         """The board for this viewer from what the event says, without a database query when another

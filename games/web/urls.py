@@ -4,7 +4,7 @@ from django.urls import path
 
 import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>)
 
-from . import bench_floor, views
+from . import views
 
 urlpatterns = [
     path("games/new/<name:mode>/", views.new_game, name="new_game"),
@@ -34,7 +34,4 @@ urlpatterns = [
     path("games/<gameid:game_id>/back", views.action, {"name": "back"}, name="game_back"),
     path("games/<gameid:game_id>/chat", views.action, {"name": "chat"}, name="game_chat"),
     path("games/<gameid:game_id>/report", views.action, {"name": "report"}, name="game_report"),
-    # bench/live.py's floor: a 404 unless LUDOPAT_BENCH_FLOOR=1 (games/web/bench_floor.py).
-    path("games/<gameid:game_id>/bench-floor", bench_floor.floor, name="game_bench_floor"),
-    path("games/bench-floor/counts", bench_floor.counts, name="bench_floor_counts"),
 ]

@@ -1,9 +1,11 @@
-"""bench/live.py's floor action (games/web/bench_floor.py): a missing page unless LUDOPAT_BENCH_FLOOR=1;
-with it, one Action, one version, and a push every other socket forwards unrendered at the asked size."""
+"""bench/live.py's floor action (games/web/bench_floor.py): a missing page unless LUDOPAT_BENCH_FLOOR=1
+(which makes the floor's module the URLconf and the socket routes); with it, one Action, one version,
+and a push every other socket forwards unrendered at the asked size."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from channels.db import database_sync_to_async
@@ -11,6 +13,8 @@ from channels.layers import channel_layers
 from django.test import Client
 
 from games.models import Action
+from games.web import bench_floor
+from ludopat.asgi import sockets
 from tests.games.test_consumers import connect, drain, session_for, version_of
 from tests.games.webplay import fresh, friends_room, member, snapshot
 
@@ -18,6 +22,12 @@ from tests.games.webplay import fresh, friends_room, member, snapshot
 @pytest.fixture(autouse=True)
 def fresh_layer(redis_client):
     channel_layers.backends.clear()  # each test has its own event loop
+
+
+@pytest.fixture
+def floor_on(settings):
+    """What LUDOPAT_BENCH_FLOOR=1 sets as the process starts (ludopat/settings.py)."""
+    settings.ROOT_URLCONF = "games.web.bench_floor"  # and ludopat.asgi takes its socket routes
 
 
 def _room(django_user_model):
@@ -35,25 +45,16 @@ def _post(user, game, size: int = 0, socket: str = ""):
 
 
 @pytest.mark.django_db
-def test_without_the_flag_the_floor_is_a_missing_page_that_writes_nothing(
-    django_user_model, monkeypatch
-):
-    monkeypatch.delenv("LUDOPAT_BENCH_FLOOR", raising=False)
+def test_without_the_flag_the_floor_is_a_missing_page_that_writes_nothing(django_user_model):
     game, host, _guest, _nosy = _room(django_user_model)
     before = snapshot(game)
-    response = _post(host, game, 5000)
-    assert response.status_code == 404
-    assert "no page" in response.content.decode()
-    assert snapshot(game) == before
-    assert Client().get("/games/bench-floor/counts").status_code == 404
-    monkeypatch.setenv("LUDOPAT_BENCH_FLOOR", "0")  # only "1" turns it on
     assert _post(host, game, 5000).status_code == 404
     assert snapshot(game) == before
+    assert Client().get("/games/bench-floor/counts").status_code == 404
 
 
 @pytest.mark.django_db
-def test_only_a_player_of_the_game_may_use_the_floor(django_user_model, monkeypatch):
-    monkeypatch.setenv("LUDOPAT_BENCH_FLOOR", "1")
+def test_only_a_player_of_the_game_may_use_the_floor(django_user_model, floor_on):
     game, _host, _guest, nosy = _room(django_user_model)
     before = snapshot(game)
     assert _post(nosy, game, 5000).status_code == 403
@@ -63,18 +64,18 @@ def test_only_a_player_of_the_game_may_use_the_floor(django_user_model, monkeypa
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_floor_writes_one_action_and_every_other_socket_gets_the_asked_size_unrendered(
-    django_user_model, monkeypatch
+    django_user_model, floor_on
 ):
-    monkeypatch.setenv("LUDOPAT_BENCH_FLOOR", "1")
+    app = sockets(bench_floor.websocket_urlpatterns)
     game, host, guest, nosy = await database_sync_to_async(_room)(django_user_model)
-    sockets = []
+    pages = []
     for user in (host, guest, nosy):
         key = await database_sync_to_async(session_for)(user, f"key-{user.pk}")
-        sockets.append(await connect(game.pk, key))
-    host_ws, guest_ws, watch_ws = sockets
+        pages.append(await connect(game.pk, key, app=app))
+    host_ws, guest_ws, watch_ws = pages
     host_channel = next(m for m in host_ws.pending if 'id="live-socket"' in m)
     host_channel = host_channel.split('data-channel="')[1].split('"')[0]
-    for ws in sockets:
+    for ws in pages:
         await drain(ws)
     actions_before = await database_sync_to_async(Action.objects.filter(game=game).count)()
 
@@ -95,5 +96,23 @@ async def test_the_floor_writes_one_action_and_every_other_socket_gets_the_asked
     assert await host_ws.receive_nothing(timeout=0.3)  # the POST's answer carried it
     counts = await database_sync_to_async(Client().get)("/games/bench-floor/counts")
     assert set(json.loads(counts.content)) == {"queries", "redis_round_trips"}
-    for ws in sockets:
+    for ws in pages:
         await ws.disconnect()
+
+
+def test_no_module_of_the_site_imports_the_floor_but_the_app_config_when_it_is_on():
+    """Production's URLs, routes, consumers and pushes never name it: only the settings and
+    ludopat.asgi (which take its URLs and routes when the flag is on), games.apps (which starts its
+    counts then) and games.web's index."""
+    root = Path(__file__).resolve().parents[2]
+    naming = set()
+    for app in ("accounts", "games", "leaderboard", "ludopat"):
+        for path in (root / app).rglob("*.py"):
+            if path.name != "bench_floor.py" and "bench_floor" in path.read_text():
+                naming.add(str(path.relative_to(root)))
+    assert naming == {
+        "games/apps.py",
+        "ludopat/settings.py",
+        "ludopat/asgi.py",
+        "games/web/__init__.py",
+    }

@@ -46,12 +46,14 @@ def session_for(user=None, key="") -> str:
     return session.session_key
 
 
-async def connect(game_id: str, session_key: str | None = None, expect=True, have=-1):
+async def connect(
+    game_id: str, session_key: str | None = None, expect=True, have=-1, app=application
+):
     """A page's socket: on open the page says which version it shows (-1: none, send the board)."""
     headers = list(HOST)
     if session_key:
         headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
-    ws = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+    ws = WebsocketCommunicator(app, f"/ws/games/{game_id}/", headers=headers)
     connected, _ = await ws.connect()
     assert connected is expect
     ws.pending = []  # messages that arrived while connecting, read first by the helpers below
