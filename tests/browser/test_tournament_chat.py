@@ -30,7 +30,7 @@ def a_registered_player_and_a_fan() -> int:
     return tournament.pk
 
 
-def test_tournament_chat_a_player_and_a_spectator_talk_live(new_page, server):
+def test_tournament_chat_a_player_and_a_spectator_talk_live(new_page, server, shoot):
     tournament_id = server(a_registered_player_and_a_fan)
     player, fan = new_page(PHONE), new_page()
     log_in(player, "player")
@@ -52,3 +52,4 @@ def test_tournament_chat_a_player_and_a_spectator_talk_live(new_page, server):
     expect(fan.get_by_test_id("chat-log")).to_contain_text("Thanks, see you in the final")
     expect(fan.get_by_test_id("chat-message")).to_have_count(2)
     check_accessible(fan, "the player's answer arrived")
+    shoot(player, "tournament-chat-phone")
