@@ -1,4 +1,4 @@
 """Django's admin finds games' pages here (autodiscover imports `<app>.admin`); they are
-games/web/admin/."""
+games/web/admin/, and the scheduled series' games/web/series_admin.py."""
 
-from games.web import admin  # noqa: F401
+from games.web import admin, series_admin  # noqa: F401

@@ -307,7 +307,17 @@ class ChatMessage(models.Model):
 
     MAX_LENGTH = 200
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    # A game's chat, or a tournament's (its page: players and spectators); exactly one of the two.
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    tournament = models.ForeignKey(
+        "games.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="chat_messages",
+    )
     seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -323,7 +333,17 @@ class ChatMessage(models.Model):
 
     class Meta:
         ordering = ["created", "pk"]
-        indexes = [models.Index(fields=["game", "created"])]
+        indexes = [
+            models.Index(fields=["game", "created"]),
+            models.Index(fields=["tournament", "created"], name="chat_tournament_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(game__isnull=False, tournament__isnull=True)
+                | models.Q(game__isnull=True, tournament__isnull=False),
+                name="chat_in_game_or_tournament",
+            ),
+        ]
         permissions = [("hide_chatmessage", "Can hide a chat message")]
 
     def __str__(self) -> str:
@@ -335,4 +355,5 @@ from .tournaments.models import (  # noqa: E402, F401  (Django finds them here)
     Tournament,
     TournamentEntry,
     TournamentMatch,
+    TournamentSeries,
 )

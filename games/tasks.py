@@ -14,6 +14,7 @@ from . import actions
 from .actions import idle, timers
 from .core import broadcast
 from .staking import sweeper
+from .tournaments import series as tournament_series
 from .tournaments import starting as tournament_start
 from .tournaments import sweeper as tournament_sweeper
 
@@ -74,3 +75,10 @@ def close_idle_games() -> int:
 def start_tournament(tournament_id: int) -> bool:
     """A full sit-and-go's countdown is over: it starts (if still full; the sweeper backs this up)."""
     return tournament_start.do_start(tournament_id)
+
+
+@shared_task(name="games.tasks.open_series", ignore_result=True)
+def open_series() -> int:
+    """Beat, every minute: open each scheduled series' instances due within their lead time (one per
+    slot, however many beats or runs: games.tournaments.series)."""
+    return tournament_series.do_open_due()

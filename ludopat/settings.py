@@ -349,6 +349,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
         "options": {"expires": 3600.0},
     },
+    # Scheduled series open their instances ahead of time (games.tournaments.series); a run that
+    # overlaps or repeats another opens nothing twice.
+    "open-tournament-series": {
+        "task": "games.tasks.open_series",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
     # Games nobody finishes are closed (games.actions.idle); they would stay "playing" for ever.
     "close-idle-games": {
         "task": "games.tasks.close_idle_games",

@@ -9,6 +9,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.core import broadcast
 from games.models import ChatMessage
+from games.tournaments import live as tournament_live
 
 from . import audit
 from .guards import require
@@ -28,11 +29,14 @@ def do_hide_message(moderator: User, message: ChatMessage, *, reason: str) -> Ch
             moderator,
             "hide_message",
             user=message.user,
-            game_id=message.game_id,
+            game_id=message.game_id or "",
             reason=reason,
             before={"message": message.pk, "text": message.text},
             after={"hidden": True},
         )
         game_id, message_id = message.game_id, message.pk
-        transaction.on_commit(lambda: broadcast.chat_hidden(game_id, message_id))
+        if message.tournament_id is not None:  # a tournament page's chat
+            tournament_live.chat_hidden_on_commit(message.tournament_id, message_id)
+        elif game_id is not None:
+            transaction.on_commit(lambda: broadcast.chat_hidden(game_id, message_id))
     return message

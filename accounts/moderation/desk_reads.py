@@ -47,7 +47,7 @@ def target_of(report: Report) -> User | None:
 def game_id_of(report: Report) -> str:
     if report.game_id:
         return report.game_id
-    return report.message.game_id if report.message is not None else ""
+    return (report.message.game_id or "") if report.message is not None else ""
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,10 @@ def report_for_desk(report_id: int) -> Report | None:
 
 def conversation(message: ChatMessage) -> list[ChatMessage]:
     """The messages around `message` in its game, hidden ones included (the desk marks them)."""
-    around = ChatMessage.objects.filter(game_id=message.game_id)
+    if message.tournament_id is not None:  # a tournament page's chat
+        around = ChatMessage.objects.filter(tournament_id=message.tournament_id)
+    else:
+        around = ChatMessage.objects.filter(game_id=message.game_id)
     earlier = around.filter(created__lte=message.created).exclude(pk=message.pk)
     before = list(earlier.order_by("-created", "-pk")[:CONTEXT_BEFORE])[::-1]
     after = list(

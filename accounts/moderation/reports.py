@@ -10,9 +10,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.users.sanctions import ban_in_force, ban_notice
 from games.actions.chat import clean_text
 from games.core.actors import Actor, refuse_banned, seats_of
-from games.core.errors import Conflict, GameError, GameNotFound, NotAllowed
+from games.core.errors import Banned, Conflict, GameError, GameNotFound, NotAllowed
 from games.models import ChatMessage, Game
 
 from . import audit
@@ -33,6 +34,7 @@ def do_report_message(game_id: str, actor: Actor, *, message_id: int, reason: st
     if message is None:
         raise GameNotFound("There is no such message in this game.")
     game = message.game
+    assert game is not None  # noqa: S101  (found by its game)
     seats = list(game.seats.select_related("user"))
     refuse_banned(game, seats, actor)
     if not seats_of(game, seats, actor) or actor.user_id is None:
@@ -50,6 +52,35 @@ def do_report_message(game_id: str, actor: Actor, *, message_id: int, reason: st
             )
     except IntegrityError:
         return Report.objects.get(message=message, reporter_id=actor.user_id)
+
+
+def do_report_tournament_message(
+    tournament_id: int, actor: Actor, *, message_id: int, reason: str = ""
+) -> Report:
+    """Someone reading a tournament's chat (a player or a spectator, signed in and not banned) flags
+    a line for the moderators (once per line)."""
+    message = ChatMessage.objects.filter(
+        pk=message_id, tournament_id=tournament_id, hidden_at__isnull=True
+    ).first()
+    if message is None:
+        raise GameNotFound("There is no such message in this tournament's chat.")
+    reporter = User.objects.filter(pk=actor.user_id).first() if actor.user_id else None
+    if reporter is None:
+        raise NotAllowed("Log in to report a message.")
+    if ban_in_force(reporter):
+        raise Banned(ban_notice(reporter))
+    if message.user_id == reporter.pk:
+        raise Conflict("That is your own message.")
+    try:
+        with transaction.atomic():
+            return Report.objects.create(
+                message=message,
+                reported_id=message.user_id,
+                reporter=reporter,
+                reason=clean_text(reason)[:200],
+            )
+    except IntegrityError:
+        return Report.objects.get(message=message, reporter=reporter)
 
 
 def do_report_player(
@@ -130,7 +161,7 @@ def do_resolve_report(
             "resolve_report",
             user=target,
             game_id=report.game_id
-            or (report.message.game_id if report.message is not None else ""),
+            or ((report.message.game_id or "") if report.message is not None else ""),
             reason=reason,
             before={"report": report.pk, "outcome": "open"},
             after={"report": report.pk, "outcome": outcome, "reports_closed": closed},

@@ -12,6 +12,8 @@ leaderboard and staking below them):
                   when a token reaches home
     registration  opening a tournament, registering, leaving (refund before the start, forfeit after)
     starting      the countdown, the start, cancelling with every buy-in back
+    chat          the tournament page's chat: the game chat's rules for players and spectators
+    series        an admin's recurring tournaments: their slots, beat opening each instance ahead
     checks        the ledger invariants tying tournaments to their pools
     sweeper       beat's part: tournaments due to start (or to cancel), lost countdowns
     reads         what the lobby, the bracket page (and a viewer's own part of it), the player page,

@@ -3,7 +3,8 @@ page re-renders it once per version and process, games/web/tournament_consumer.p
 home go to it as a small score update, with no new version) and a player's every open page (the
 account's group, accounts.users.sockets), for a notice such as "starting in 10 s" or "you won: your
 next match is ready". A tournament's newer notice replaces its older one on the page (site.js keeps
-one notice per `data-notice` key), so notices that no longer hold leave and none pile up.
+one notice per `data-notice` key), so notices that no longer hold leave and none pile up. The tournament's chat lines go to the
+bracket's group too.
 """
 
 from __future__ import annotations
@@ -30,6 +31,19 @@ def score_on_commit(tournament_id: int, match: str, scores: list[int]) -> None:
     """Once this transaction commits, every open bracket page shows match `match` ("round-slot") at
     `scores` (tokens home per side): a few bytes, no re-render of the bracket, no new version."""
     event = {"type": "bracket.score", "match": match, "scores": scores}
+    push.send_on_commit(bracket_group(tournament_id), event, about=f"tournament {tournament_id}")
+
+
+def chat_on_commit(tournament_id: int, message_id: int) -> None:
+    """Once this transaction commits, every open bracket page shows the chat's new line (each
+    consumer renders it for its viewer: a report button for others' lines, nothing for the banned)."""
+    event = {"type": "chat.message", "id": message_id}
+    push.send_on_commit(bracket_group(tournament_id), event, about=f"tournament {tournament_id}")
+
+
+def chat_hidden_on_commit(tournament_id: int, message_id: int) -> None:
+    """Once this transaction commits, a line a moderator hid leaves every open bracket page."""
+    event = {"type": "chat.hidden", "id": message_id}
     push.send_on_commit(bracket_group(tournament_id), event, about=f"tournament {tournament_id}")
 
 

@@ -9,6 +9,35 @@ from django.conf import settings
 from django.db import models
 
 
+class TournamentSeries(models.Model):
+    """An admin's recurring tournament: beat opens each instance (a scheduled Tournament) ahead of
+    its slot (games.tournaments.series). Slots are wall-clock times in `time_zone`: hourly at
+    `at_time`'s minute, or daily at `at_time`."""
+
+    class Every(models.TextChoices):
+        HOURLY = "hourly", "Every hour"
+        DAILY = "daily", "Every day"
+
+    name = models.CharField(max_length=80)
+    ruleset = models.CharField(max_length=10, default="twodice")
+    size = models.PositiveSmallIntegerField()
+    buy_in = models.PositiveIntegerField()
+    timer_seconds = models.PositiveSmallIntegerField(default=15)
+    every = models.CharField(max_length=10, choices=Every.choices, default=Every.DAILY)
+    at_time = models.TimeField(help_text="Daily: the start time. Hourly: its minute is used.")
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # How long before its slot an instance opens for registration.
+    open_minutes = models.PositiveSmallIntegerField(default=60)
+    active = models.BooleanField(default=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "tournament series"
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Tournament(models.Model):
     """A sit-and-go knockout of 1 v 1 two-dice matches. The buy-ins sit in `pool`, a ledger account
     that only this row points at (the ledger knows nothing of tournaments)."""
@@ -45,11 +74,27 @@ class Tournament(models.Model):
     cancel_reason = models.CharField(max_length=300, blank=True)
     # Bumped by every change the bracket page shows: a page that saw it renders nothing new.
     version = models.PositiveIntegerField(default=0)
+    # The series beat opened it for (its slot is `scheduled_for`); None: a one-off.
+    series = models.ForeignKey(
+        "games.TournamentSeries",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="instances",
+    )
 
     class Meta:
         permissions = [("cancel_tournament", "Can cancel a tournament (every buy-in back)")]
         indexes = [
             models.Index(fields=["status", "starts_at"], name="tournament_status_start_idx"),
+        ]
+        constraints = [
+            # One instance per slot, whichever beat (or repeated run) opens it first.
+            models.UniqueConstraint(
+                fields=["series", "scheduled_for"],
+                condition=models.Q(series__isnull=False),
+                name="tournament_series_slot_once",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -17,6 +17,7 @@ from .bracket import round_name
 from .models import Tournament, TournamentEntry, TournamentMatch
 from .rules import place_names, prizes, split_percentages, stalled_minutes
 from .scores import tokens_home
+from .series import upcoming_series, usual_minutes
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,22 @@ def listed(status: str, limit: int = 50) -> QuerySet[Tournament]:
 def lobby(user_id: int | None) -> dict[str, object]:
     """The lobby's three lists (registering with their splits, in play, finished lately) and the
     player's own tournament not over yet."""
-    registering = list(listed(Tournament.Status.OPEN))
+    registering = list(listed(Tournament.Status.OPEN).select_related("series"))
     for tournament in registering:
         tournament.split = split_of(tournament)  # type: ignore[attr-defined]
+    # Scheduled ones (a series' instances, an admin's one-offs) are listed apart, soonest first.
+    scheduled = sorted(
+        (t for t in registering if t.scheduled_for is not None),
+        key=lambda t: t.scheduled_for,  # type: ignore[arg-type, return-value]
+    )
+    registering = [t for t in registering if t.scheduled_for is None]
+    usual = {size: usual_minutes(size) for size in {t.size for t in scheduled}}
+    for tournament in scheduled:
+        tournament.usual = usual[tournament.size]  # type: ignore[attr-defined]
+    not_yet = [
+        {"series": series, "slot": slot, "usual": usual_minutes(series.size)}
+        for series, slot in upcoming_series()
+    ]
     mine: set[int] = set()
     if user_id is not None:
         mine = set(
@@ -94,6 +108,8 @@ def lobby(user_id: int | None) -> dict[str, object]:
         tournament.pot = tournament.buy_in * tournament.taken  # type: ignore[attr-defined]
     return {
         "registering": registering,
+        "scheduled": scheduled,
+        "series_next": not_yet,
         "playing": list(listed(Tournament.Status.PLAYING, 20)),
         "finished": finished,
         "mine": mine,

@@ -46,8 +46,12 @@ class Command:
     open_to_watchers: bool = False
 
 
-def _parse(form_class: type[django_forms.Form], data: dict[str, Any]) -> dict[str, Any]:
-    form = form_class(data)
+def parsed(form_class: type[django_forms.Form], data: dict[str, Any]) -> dict[str, Any]:
+    return cleaned(form_class(data))
+
+
+def cleaned(form: django_forms.Form) -> dict[str, Any]:
+    """The form's cleaned data, or a refusal naming its first bad field."""
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
         where = "" if field == "__all__" else f"{field}: "
@@ -124,4 +128,4 @@ def run(
     if command is None:
         raise GameError("Unknown action.")
     check_asker(game_id, actor, command, seen)
-    return command.call(game_id, actor, _parse(command.form, data))
+    return command.call(game_id, actor, parsed(command.form, data))

@@ -4,19 +4,24 @@ it). On every `bracket.update` newer than what it sent, it sends the bracket fra
 version and process, shared by every viewer) and the viewer's own part (their match to play, or where
 they stand), which htmx's ws extension swaps in (`hx-swap-oob`); on connect it sends the current
 ones, so a page that missed versions catches up. A `bracket.score` (a token reached home in a match)
-sends only that match's score."""
+sends only that match's score. A `chat.message` sends the chat's new line, rendered for the viewer
+(a Report button on others' lines; nothing to a banned account); a `chat.hidden` removes one."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
+from accounts.users.sanctions import ban_in_force
 from accounts.users.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from ludopat.worker_threads import db_call
 
+from ..live.fragments import render_chat_hidden
+from ..models import ChatMessage
 from ..tournaments import reads
 from ..tournaments.live import bracket_group
 from ..tournaments.models import Tournament
@@ -67,6 +72,24 @@ def render_score(tournament_id: int, match: str, scores: list[int]) -> str:
     )
 
 
+def render_chat_line(tournament_id: int, message_id: int, user_id: int | None) -> str:
+    """One new line of the tournament's chat, appended to the log ("" if hidden, or for a banned
+    viewer, who gets no chat)."""
+    message = ChatMessage.objects.filter(
+        pk=message_id, tournament_id=tournament_id, hidden_at__isnull=True
+    ).first()
+    if message is None:
+        return ""
+    if user_id is not None:
+        viewer = get_user_model().objects.filter(pk=user_id).first()
+        if viewer is None or ban_in_force(viewer):
+            return ""
+    li = render_to_string(
+        "games/_chat_message.html", {"m": message, "viewer_id": user_id, "reported": set()}
+    )
+    return f'<ol hx-swap-oob="beforeend:#chat-log">{li}</ol>'
+
+
 class TournamentConsumer(ClosedOnBan, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.frames = new_bucket()
@@ -103,6 +126,14 @@ class TournamentConsumer(ClosedOnBan, AsyncWebsocketConsumer):
 
     async def bracket_score(self, event: dict[str, Any]) -> None:
         await self.send(text_data=render_score(self.tournament_id, event["match"], event["scores"]))
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        html = await db_call(render_chat_line)(self.tournament_id, event["id"], self.user_id)
+        if html:
+            await self.send(text_data=html)
+
+    async def chat_hidden(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=render_chat_hidden(int(event["id"])))
 
     async def _send(self, version: int, html: str) -> None:
         if version > self.sent_version:

@@ -14,4 +14,6 @@ urlpatterns = [
     path("tournaments/<id:tournament_id>/join", views.join, name="tournament_join"),
     path("tournaments/<id:tournament_id>/leave", views.leave, name="tournament_leave"),
     path("tournaments/<id:tournament_id>/forfeit", views.forfeit, name="tournament_forfeit"),
+    path("tournaments/<id:tournament_id>/chat", views.chat, name="tournament_chat"),
+    path("tournaments/<id:tournament_id>/report", views.report, name="tournament_report"),
 ]

@@ -11,19 +11,27 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.ledger import history
+from accounts.models import User
+from accounts.moderation.reports import do_report_tournament_message
+from accounts.users.sanctions import mute_notice
 from ludopat import throttle
 from ludopat.refusals import Refusal
 
+from ..actions.chat import QUICK_PHRASES
 from ..core.actors import actor_for
 from ..staking.stake_limits import limit_for, tier_choices
+from ..tournaments import chat as tournament_chat
 from ..tournaments import reads, registration
 from ..tournaments.models import Tournament
 from ..tournaments.rules import SIZES, buy_ins
+from .commands import cleaned
+from .forms import ChatForm, ReportForm
 from .htmx import HtmxHttpRequest
 from .staking_views import too_many
 
@@ -105,11 +113,26 @@ def bracket_context(tournament: Tournament, user_id: int | None) -> dict[str, ob
     return {"view": view, "t": view.tournament, "mine": mine, "me": me}
 
 
+def chat_context(tournament: Tournament, user: User | AnonymousUser) -> dict[str, object]:
+    """The chat panel: its lines, what this viewer may write now, and why not (a banned account's
+    session ends at its next request, so it reads as a guest)."""
+    user_id = user.pk if user.is_authenticated else None
+    return {
+        "chat_messages": tournament_chat.messages(tournament),
+        "chat_mode": tournament_chat.mode_for(tournament, user_id),
+        "quick_phrases": QUICK_PHRASES,
+        "viewer_id": user_id,
+        "reported": tournament_chat.reported_by(tournament, user_id),
+        "muted": mute_notice(user) if isinstance(user, User) else "",
+    }
+
+
 def bracket(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     user_id = request.user.pk if request.user.is_authenticated else None
     context = bracket_context(tournament, user_id)
     context["ws_url"] = f"/ws/tournaments/{tournament.pk}/"
+    context.update(chat_context(tournament, request.user))
     return render(request, "games/tournaments/bracket.html", context)
 
 
@@ -168,4 +191,48 @@ def forfeit(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     except Refusal as error:
         return _refused(request, error, f"/tournaments/{tournament_id}/")
     messages.success(request, "You forfeited your matches; your buy-in stays in the pot.")
+    return redirect("tournament", tournament_id)
+
+
+@login_required
+@require_POST
+def chat(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """A line of the tournament's chat; it reaches every open page (the sender's too) over the
+    bracket's socket, so htmx's answer is only the refusal's sentence, or nothing."""
+    try:
+        text = cleaned(ChatForm(request.POST))["text"]
+        tournament_chat.do_tournament_chat(
+            tournament_id, actor_for(request.user, request.session), text
+        )
+    except Refusal as error:
+        if request.htmx:
+            return HttpResponse(str(error))  # shown under the form (a 2xx, so htmx swaps it in)
+        return _refused(request, error, f"/tournaments/{tournament_id}/")
+    if request.htmx:
+        return HttpResponse("")
+    return redirect("tournament", tournament_id)
+
+
+@login_required
+@require_POST
+def report(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
+    """A line of the tournament's chat reported to the moderators; its Report button reads Reported."""
+    form = ReportForm(request.POST)
+    if not form.is_valid():
+        raise Http404("There is no such message.")
+    message_id = form.cleaned_data["message"]
+    try:
+        do_report_tournament_message(
+            tournament_id,
+            actor_for(request.user, request.session),
+            message_id=message_id,
+            reason=form.cleaned_data["reason"],
+        )
+    except Refusal as error:
+        if request.htmx:
+            return HttpResponse(str(error), status=error.status)
+        return _refused(request, error, f"/tournaments/{tournament_id}/")
+    if request.htmx:
+        return render(request, "games/tournaments/_reported.html", {"message_id": message_id})
+    messages.success(request, "Reported: the moderators will read it.")
     return redirect("tournament", tournament_id)

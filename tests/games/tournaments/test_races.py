@@ -13,8 +13,8 @@ import pytest
 from django.utils import timezone
 
 from games.core.errors import Conflict
-from games.tournaments import live
-from games.tournaments.models import Tournament
+from games.tournaments import live, series
+from games.tournaments.models import Tournament, TournamentSeries
 from games.tournaments.registration import do_leave, do_register, open_tournament
 from games.tournaments.starting import do_cancel, do_start
 from games.tournaments.sweeper import tell_starting_soon
@@ -113,3 +113,14 @@ def test_a_registration_in_flight_as_beat_tells_the_start_gets_its_player_told(m
     assert len(newcomer) == 1, told
     assert "if its last 1 seat fill" in newcomer[0]
     assert sorted(user_id for user_id, _ in told) == sorted(p.user_id for p in people)
+
+
+def test_four_beats_opening_a_series_slot_at_once_open_it_once():
+    now = timezone.now().replace(second=0, microsecond=0)
+    start = now + timedelta(minutes=10)
+    cup = TournamentSeries.objects.create(
+        name="Race cup", size=4, buy_in=100, at_time=start.time(), time_zone="UTC"
+    )
+    results = at_once([lambda: series.do_open_due(now) for _ in range(4)])
+    assert sorted(results) == [0, 0, 0, 1]  # type: ignore[type-var]
+    assert Tournament.objects.filter(series=cup, scheduled_for=start).count() == 1
