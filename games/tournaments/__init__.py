@@ -1,5 +1,5 @@
 """Staked tournaments: sit-and-go knockouts of 1 v 1 two-dice matches for 4, 8 or 16 players, for
-coins (issue 24, docs/tournaments.md). Above staking and the ledger, below moderation. One module per
+coins (docs/tournaments.md). Above staking and the ledger, below moderation. One module per
 job, each importing only the ones above it in this list (and the games' core, the ledger, the
 leaderboard and staking below them):
 
