@@ -10,6 +10,7 @@ leaderboard and staking below them):
     bracket       seeding, opening a match's room, deciding a match, the next round, the prizes
     handlers      the core's handlers: a match decided when its room's round ends, its score pushed
                   when a token reaches home
+    starting_soon the "starts in N s" notice, and when a tournament's players are owed it
     registration  opening a tournament, registering, leaving (refund before the start, forfeit after)
     starting      the countdown, the start, cancelling with every buy-in back
     checks        the ledger invariants tying tournaments to their pools
