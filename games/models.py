@@ -80,7 +80,7 @@ class Game(models.Model):
     turn_deadline = models.DateTimeField(null=True, blank=True)
     pauses_per_player = models.PositiveSmallIntegerField(default=2)
     pause_seconds = models.PositiveIntegerField(default=60)
-    # A staked room (a friends room for two with a stake, issue 10): coins each player puts in the
+    # A staked room (a friends room for two with a stake): coins each player puts in the
     # game's escrow (0: not staked). `quick`: opened by quick match (paired there, not in the lobby).
     stake = models.PositiveIntegerField(default=0)
     quick = models.BooleanField(default=False)

@@ -132,8 +132,8 @@ class Standing(models.Model):
             ),
             # The counts: a table's size (its page count) and the rows with more points (a rank).
             # Narrow, so PostgreSQL keeps equal keys as one entry with a list of rows: the counts
-            # read an eighth of what they read from the order above (6 MB against 50 at 100,000
-            # rounds; a table count 10.5 ms to 2.2, a rank's 3.9 to 1.0).
+            # read an eighth of what they read from the order above, and count about 4 times
+            # faster (docs/performance.md, "A narrow index for the counts").
             models.Index(
                 fields=["ruleset", "board", "period", "start", "points"], name="standing_points"
             ),

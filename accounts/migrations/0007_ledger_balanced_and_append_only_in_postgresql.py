@@ -1,4 +1,5 @@
-"""On PostgreSQL the database itself defends the ledger (issue 17 item 16), as it does the audit log:
+"""On PostgreSQL the database itself defends the ledger, as it does the audit log, so that no code
+path, raw SQL or shell session can unbalance or rewrite it:
 
 - a deferred constraint trigger refuses, at commit, a transaction whose entries don't sum to zero or
   that has fewer than two (checked when a transaction or an entry is inserted, so an entry added later

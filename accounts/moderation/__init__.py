@@ -16,7 +16,9 @@ admin_reports.py, admin_actions.py, admin_forms.py, and games/web/admin/).
     coins         do_adjust_coins: the ledger's adjustment, audited
     chat          do_hide_message
     voids         do_void (the round in play), do_void_result (a finished round's standings)
+    tournaments   do_cancel_tournament: every buy-in back, its matches in play ended
     reports       do_report_message, do_report_player, do_resolve_report
+    news          which reporters have news of their resolved reports (a mark per reporter)
     models        Report (of a message or of a player); the admin's collusion page is a proxy of User
     collusion     the flagged pairs of accounts
     audit         AuditLog (append-only) and `record`

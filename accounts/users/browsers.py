@@ -9,7 +9,7 @@ that shared a browser in the last SHARED_DAYS days, and when a browser changes a
 account's open staked room or quick-match entry is withdrawn (`account_changed`, received by games).
 
 The cookie is read and sent by accounts/web/middleware.py. Clearing cookies (or another browser) defeats this; the shared-address collusion flag
-(accounts/collusion.py) is the backstop.
+(accounts/moderation/collusion.py) is the backstop.
 """
 
 from __future__ import annotations

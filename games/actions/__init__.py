@@ -17,6 +17,7 @@ may call these: a web view for a click, the consumer for a `ws-send`, a Celery w
     timers    deadlines and the sweeper; "I'm back"
     pauses    pauses in timed games
     chat      the chat of games between people
+    idle      closing games nobody finishes
 
 Errors are GameError subclasses (games.core.errors) carrying the HTTP status a view should answer with and a
 sentence a player can read; nothing is written when one is raised. Modules import one another only

@@ -7,6 +7,7 @@ caches, the reads the actions share, the sentences of the log.
     round_ends            how a round can end (the values stored in Round.how) and the handlers
                           the layers above register to run when it does (settle, record, follow)
     round_start_handlers  what the layers above run when a round starts
+    token_home_handlers   what the layers above run when a token reaches home mid-round
     public_rounds         finished rounds under their public replay id
     task_queue            Celery tasks queued by name
     presence              which seats have a player present (Redis)

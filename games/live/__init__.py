@@ -1,11 +1,12 @@
 """The game page's presenters, below the endpoints and above the services: what a viewer's board and
 chat show, worked out once per version and viewpoint.
 
-    viewpoint     who is looking
-    history       what the board shows from the log, read once per version
-    presenter     the template context of the board for a viewpoint, and of the chat panel
-    fragments     the HTML kept per viewpoint, the chat's pieces, a socket's small ones
-    board_view    turns token positions into what the board partial draws
-    board_layout  where things sit on the 15 x 15 board picture
-    board_pieces  the board's moving parts as SVG markup
+    viewpoint        who is looking
+    history          what the board shows from the log, read once per version
+    presenter        the template context of the board for a viewpoint, and of the chat panel
+    fragments        the HTML kept per viewpoint, the chat's pieces, a socket's small ones
+    board_view       turns token positions into what the board partial draws
+    board_layout     where things sit on the 15 x 15 board picture
+    board_pieces     the board's moving parts as SVG markup
+    new_round_words  what the confirmation before "New round" mid-round says
 """

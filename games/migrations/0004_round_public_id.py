@@ -1,4 +1,4 @@
-"""Every finished round gets a public replay id (issue 8, defect 3): profiles link replays by it,
+"""Every finished round gets a public replay id: profiles link replays by it,
 never by the room id, which is the room's invitation."""
 
 import secrets

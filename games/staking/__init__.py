@@ -1,4 +1,4 @@
-"""Staked play: rooms for two played for coins, quick match, rematches (issue 10, docs/ledger.md).
+"""Staked play: rooms for two played for coins, quick match, rematches (docs/ledger.md).
 
 Coins move only through the ledger (accounts.ledger) and only inside the games' transactions. One
 module per job, each importing only the ones above it in this list (and the games' core, the ledger,

@@ -1,4 +1,4 @@
-"""Staked rooms: a friends room for two with a stake, played for coins (issue 10, docs/ledger.md).
+"""Staked rooms: a friends room for two with a stake, played for coins (docs/ledger.md).
 
 - `do_create_staked_room` opens the room and escrows the host's stake in one transaction;
 - `do_join_staked_room` escrows the guest's stake in the transaction that takes the seat and starts the

@@ -1,5 +1,5 @@
 """Staked tournaments: sit-and-go knockouts of 1 v 1 two-dice matches for 4, 8 or 16 players, for
-coins (issue 24, docs/tournaments.md). Above staking and the ledger, below moderation. One module per
+coins (docs/tournaments.md). Above staking and the ledger, below moderation. One module per
 job, each importing only the ones above it in this list (and the games' core, the ledger, the
 leaderboard and staking below them):
 
@@ -10,6 +10,7 @@ leaderboard and staking below them):
     bracket       seeding, opening a match's room, deciding a match, the next round, the prizes
     handlers      the core's handlers: a match decided when its room's round ends, its score pushed
                   when a token reaches home
+    starting_soon the "starts in N s" notice, and when a tournament's players are owed it
     registration  opening a tournament, registering, leaving (refund before the start, forfeit after)
     starting      the countdown, the start, cancelling with every buy-in back
     chat          the tournament page's chat: the game chat's rules for players and spectators

@@ -1,5 +1,5 @@
 """The tournaments' pages: the lobby (/tournaments/: registering with each one's prize split, in play,
-finished), the bracket (/tournaments/<id>/, live over its socket: games/web/consumers.py's
+finished), the bracket (/tournaments/<id>/, live over its socket: games/web/tournament_consumer.py's
 TournamentConsumer), and the POSTs to open one, register, leave and forfeit.
 
 Thin views: each POST calls one service of games.tournaments and redirects; a refusal comes back to the

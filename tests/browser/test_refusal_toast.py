@@ -1,4 +1,4 @@
-"""A refusal on a game page is a sentence (issue 17 item 17): after logging in in another tab, the
+"""A refusal on a game page is a sentence: after logging in in another tab, the
 page's Roll is refused (its CSRF token is stale), and the toast says so and offers a reload, never the
 markup of an error page."""
 

@@ -1,6 +1,6 @@
 """A computer's turn is never lost: whatever happens to its task, the sweeper plays it, once.
 
-Issue 8, defect 1: `schedule_bot` used to be the only thing that started a computer's turn, so a task
+Why: `schedule_bot` used to be the only thing that started a computer's turn, so a task
 lost to a broker blip (or a bot that raised) left the human's roll refused forever.
 """
 

@@ -1,4 +1,4 @@
-"""A closed page is a definite signal (issue 17 item 20): the seat shows as away 5 s after its last
+"""A closed page is a definite signal: the seat shows as away 5 s after its last
 socket closes, unless one reconnects, and the opponent's page is pushed the change; the 30 s a request
 counts for is for players without a socket. A guest who just joined is never shown away."""
 

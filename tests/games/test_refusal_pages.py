@@ -1,4 +1,4 @@
-"""Refusals a person sees (issue 17 item 17): valid HTTP, a sentence, the site's own pages; the board's
+"""Refusals a person sees: valid HTTP, a sentence, the site's own pages; the board's
 forms work without JavaScript, each with the viewer's own CSRF token from the full page's render (the
 shared, cached board fragment carries none); a stale session says so and offers a reload."""
 

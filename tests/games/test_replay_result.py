@@ -1,4 +1,4 @@
-"""A replay says who won and how the round ended, from the round's stored result (issue 17 item 19):
+"""A replay says who won and how the round ended, from the round's stored result:
 a round ended by a resignation has no winner in its moves, so the replay can't find one by replaying
 them."""
 

@@ -1,4 +1,4 @@
-"""The site's shape, pinned (issues 9 and 18): later changes can't quietly undo it. Every check scans
+"""The site's shape, pinned: later changes can't quietly undo it. Every check scans
 every first-party app in INSTALLED_APPS (and the project package where it says so).
 
 - every first-party module is named by the layers contract (pyproject.toml, checked by `lint-imports`),
@@ -11,7 +11,7 @@ every first-party app in INSTALLED_APPS (and the project package where it says s
 - games/actions/ modules import one another without a circle (tasks are queued by name);
 - `finish_round` is the only code that ends a round (sets a finished status or writes the places), and
   only `end_round` calls it: every way a round ends is the one call that also records the action, saves
-  and tells the viewers, and no caller records or saves the game by hand after it (issue 18);
+  and tells the viewers, and no caller records or saves the game by hand after it;
 - ludopat.push is the only code that pushes to a channel group (every app's pushes go through it).
 """
 

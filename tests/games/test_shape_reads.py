@@ -1,4 +1,4 @@
-"""Reads apart from writes, pinned (issue 18): what pages and sockets show is worked out by modules that
+"""Reads apart from writes, pinned: what pages and sockets show is worked out by modules that
 write nothing, so rendering a board, a replay or a chat panel can never change a game, and the
 presenter renders no HTML of its own (the fragments do, and keep it; and the board's drawing renders
 its ground, a pure function of the corners' colours, kept per colours).

@@ -1,4 +1,4 @@
-"""Every field a client sends reaches a view or consumer through a form or a converter (issue 17).
+"""Every field a client sends reaches a view or consumer through a form or a converter.
 
 A field read by hand (`request.POST.get("key")`, `request.GET["page"]`, `message.get("resync")`) skips
 the checks a form makes (a NUL byte, which PostgreSQL refuses in text; a 10,000-character string; "٣"

@@ -1,5 +1,5 @@
-"""A staked join that committed after the ban's own sweep is given up by the real beat and worker
-(issue 17 item 3): the banned player never keeps a seat in a running game. PostgreSQL only (the join
+"""A staked join that committed after the ban's own sweep is given up by the real beat and worker:
+the banned player never keeps a seat in a running game. PostgreSQL only (the join
 can't commit around the ban on SQLite, which serialises writers)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Moderation bites at once, on every process (issue 17, "Done when": the standing test).
+"""Moderation bites at once, on every process: the standing test of moderation.
 
 The production shape of test_scale_out.py (two daphne processes, two Celery workers, beat, one database,
 one Redis), with players' pages as WebSocket clients and plain HTTP browsers on both processes:
@@ -141,7 +141,7 @@ def channel_of(page: Page) -> str:
 
 async def lose_close_message(page: Page, user_id: int) -> None:
     """The page's socket drops out of its account's group, as channels-redis forgets a group's members
-    after its expiry: a ban's close message no longer reaches it (issue 17 item 2). The socket is
+    after its expiry: a ban's close message no longer reaches it. The socket is
     otherwise untouched; it is still connected to its process as the player."""
     await get_channel_layer().group_discard(user_group(user_id), channel_of(page))
 
@@ -356,7 +356,7 @@ async def test_after_a_ban_nothing_is_played_in_the_accounts_name(sites, setting
     grant = await in_db(balance_of)(villain.pk)
 
     # The villain's browsers: logged in through each process's log-in page (sessions a ban must end),
-    # and one session from before the session index (issue 17 item 7's kind).
+    # and one session from before the session index (a ban must end those too).
     browsers = [Browser("villain@0"), Browser("villain@1")]
     for browser, port in zip(browsers, sites.ports, strict=True):
         assert await browser.log_in(port, "villain") == 302

@@ -1,4 +1,4 @@
-"""A staked game both players left (issue 17 item 13) is voided by the sweeper; a player coming back at
+"""A staked game both players left is voided by the sweeper; a player coming back at
 that very moment either finds it void or keeps it, never both: one closing transaction. PostgreSQL only,
 like tests/integration/test_stake_concurrency.py, whose helpers this uses."""
 

@@ -1,5 +1,5 @@
-"""A ban counts as the banned player giving up at that moment, in every room they sit in (issue 17
-item 6): the computer may play their seat on, but never in their name to a better place than last."""
+"""A ban counts as the banned player giving up at that moment, in every room they sit in:
+the computer may play their seat on, but never in their name to a better place than last."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A join racing a ban never leaves the banned player seated (issue 17 item 3): the ban gives up every
+"""A join racing a ban never leaves the banned player seated: the ban gives up every
 seat it finds, and the deadline sweeper (beat, every 2 s) gives up any seat a banned account took after
 the ban looked, such as a join that committed after the ban's sweep. PostgreSQL only: SQLite
 serialises every writer, so the join can't commit around the ban there."""

@@ -1,4 +1,4 @@
-"""Moderators' actions racing the players' own, on PostgreSQL, in both orders (issue 17 item 1).
+"""Moderators' actions racing the players' own, on PostgreSQL, in both orders.
 
 A ban, a mute or a rename locks the account's row; a move that ends a round, a chat message or a join
 holds the game's row and writes rows that point at the account (results, standings, chat lines, stake

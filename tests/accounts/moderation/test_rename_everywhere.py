@@ -1,4 +1,4 @@
-"""After a rename, no page in any process shows the old name (issue 17 item 5): not the move log or
+"""After a rename, no page in any process shows the old name: not the move log or
 the message line (their stored text named the player), not a board a process rendered before the
 rename and keeps in memory, not the chat, replay, record, leaderboard or player pages, and an open
 page is pushed the new name."""

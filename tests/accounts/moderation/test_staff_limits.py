@@ -1,4 +1,4 @@
-"""The same rules for every moderator action (issue 17 item 4): nobody acts on their own account, only a
+"""The same rules for every moderator action: nobody acts on their own account, only a
 superuser acts on a staff account, and every action has a reason. Coins, unmute and unban included."""
 
 from __future__ import annotations

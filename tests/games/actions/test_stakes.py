@@ -447,7 +447,7 @@ def test_the_lobby_counts_as_an_open_page_and_logging_out_withdraws(host, django
     assert fresh(game).status == Game.Status.ABANDONED and coins(host) == [1000]
 
 
-# The new-player cap (issue 17 item 14): only real rounds against people lift it
+# The new-player cap: only real rounds against people lift it
 
 
 def _day_old(django_user_model, name: str):
@@ -537,7 +537,7 @@ def test_a_young_account_keeps_the_cap_whatever_it_played(django_user_model):
     assert coins(newbie) == [1000]
 
 
-# Both players gone (issue 17 item 13): a staked game nobody is at is voided, not played out
+# Both players gone: a staked game nobody is at is voided, not played out
 
 
 def _pages_closed(game: Game, seconds_ago: float, monkeypatch) -> None:

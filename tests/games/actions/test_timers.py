@@ -179,7 +179,7 @@ def test_a_disconnected_players_due_action_waits_only_the_grace(settings, alice,
 def test_a_deadline_task_that_comes_early_never_acts_and_comes_back_at_the_deadline(
     alice, bob, django_capture_on_commit_callbacks
 ):
-    """Issue 8: the bot used to act up to 100 ms before the player's own deadline."""
+    """The bot never acts before the player's own deadline (it once acted up to 100 ms early)."""
     from unittest import mock
 
     game = timed_room(alice, bob, seconds=10)

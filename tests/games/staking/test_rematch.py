@@ -1,4 +1,4 @@
-"""Staked rematch offers (issue 17 item 12): offered to the old opponent only, unlisted, kept while either
+"""Staked rematch offers: offered to the old opponent only, unlisted, kept while either
 player has the old game's or the new room's page open, and shown live on the old game's page."""
 
 from __future__ import annotations

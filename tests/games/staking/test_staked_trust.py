@@ -1,5 +1,5 @@
-"""Staked play between people who might be one person, and requests that don't say what they mean
-(issue 17, items 8 to 11), through the real URLs as a browser sends them.
+"""Staked play between people who might be one person, and requests that don't say what they mean,
+through the real URLs as a browser sends them.
 
 Run these on PostgreSQL too: a NUL byte in text is refused only there.
 """
