@@ -13,5 +13,6 @@ service below, and its answer or refusal into a response. Nothing below imports 
     bench_floor                   bench/live.py's floor: the URLconf and socket routes with LUDOPAT_BENCH_FLOOR=1
     admin/                        games in Django's admin, a module per record (the app's admin.py
                                   re-exports it)
+    series_admin                  the scheduled tournament series an admin defines, in the admin
     templatetags/                 the template libraries (the app's templatetags/ re-export them)
 """
