@@ -12,6 +12,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.timesince import timesince
 
+from games.models import RULESET_NAMES
+
 register = template.Library()
 
 PIPS = {
@@ -103,6 +105,12 @@ BLURBS = {
 @register.simple_tag
 def ruleset_blurb(name: str) -> str:
     return BLURBS.get(name, "")
+
+
+@register.filter
+def ruleset_name(ruleset: str) -> str:
+    """A rule set's name as players read it ("twodice" -> "Two dice")."""
+    return RULESET_NAMES.get(ruleset, ruleset)
 
 
 @register.inclusion_tag("games/_setup_form.html", takes_context=True)

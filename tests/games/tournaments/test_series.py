@@ -121,3 +121,21 @@ def test_the_lobby_shows_an_instance_with_a_countdown_and_how_long_one_usually_t
     # Not among the sit-and-gos.
     registering = page.split('id="registering-title"')[1].split("</section>")[0]
     assert f"tournament-{instance.pk}" not in registering
+
+
+def test_the_lobby_names_the_rule_set_of_a_series_and_its_instance():
+    """A series an admin set to classic says so, before it opens and once it has; the lobby's
+    opening words don't promise two-dice matches for every tournament."""
+    now = timezone.now()
+    soon = (now + timedelta(minutes=30)).replace(second=0, microsecond=0)
+    opened = a_series(at_time=soon.time(), time_zone="UTC", name="Classic hour", ruleset="classic")
+    later = a_series(name="Duel night", ruleset="duel", at_time=(now + timedelta(hours=5)).time())
+    series.do_open_due(now)
+    page = Client().get("/tournaments/").content.decode()
+    instance = Tournament.objects.get(series=opened)
+    assert instance.ruleset == "classic"
+    item = page.split(f'data-testid="tournament-{instance.pk}"')[1].split("</li>")[0]
+    assert "Classic hour</a> · Classic ·" in item
+    upcoming = page.split(f'data-testid="series-{later.pk}"')[1].split("</li>")[0]
+    assert "Duel night · Duel ·" in upcoming
+    assert "Sit-and-go knockouts of two-dice 1 v 1 matches" not in page
