@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from games.tournaments.models import Tournament, TournamentSeries
 from tests.browser.conftest import PHONE, check_accessible
+from tests.ledger_checks import assert_ledger_ok
 
 pytestmark = [pytest.mark.browser]
 
@@ -58,3 +59,4 @@ def test_series_beat_opens_the_instance_and_the_lobby_counts_down_in_local_time(
     expect(item.get_by_test_id("usual-duration")).to_contain_text("4-player")
     expect(item.get_by_test_id("seats")).to_have_text("0 of 4 seats taken")
     check_accessible(page, "the lobby with a series' instance, at 390 px")
+    server(assert_ledger_ok)  # the instance's pool opened balanced

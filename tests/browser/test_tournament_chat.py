@@ -15,6 +15,7 @@ from games.tournaments.registration import do_register, open_tournament
 from tests.browser.conftest import PHONE, check_accessible
 from tests.browser.play import log_in
 from tests.factories import make_user, member
+from tests.ledger_checks import assert_ledger_ok
 
 pytestmark = [pytest.mark.browser]
 
@@ -53,3 +54,4 @@ def test_tournament_chat_a_player_and_a_spectator_talk_live(new_page, server, sh
     expect(fan.get_by_test_id("chat-message")).to_have_count(2)
     check_accessible(fan, "the player's answer arrived")
     shoot(player, "tournament-chat-phone")
+    server(assert_ledger_ok)  # the buy-in's pool (and its opening) balanced
