@@ -1,0 +1,3 @@
+"""Who a player keeps and who they keep away: follows (the Friends page, challenges) and blocks (no
+challenge, follow or chat from a blocked account, and never seated together at a public table).
+Writes are the `do_*` services of follows.py and blocks.py; reads are in reads.py."""
