@@ -12,6 +12,7 @@ from ludopat import health
 
 from . import actions
 from .actions import idle, timers
+from .challenges import lapses as challenge_lapses
 from .core import broadcast
 from .staking import sweeper
 from .tournaments import series as tournament_series
@@ -46,7 +47,8 @@ def sweep_deadlines() -> int:
     holds (a join racing the ban), withdraw staked rooms whose host has left the page, and pair the
     quick-match entries whose rating ranges have widened to take each other in. The
     sweeps of the layers above the games' core are called here, so the core imports none of them.
-    Tournaments due are started, and scheduled ones' players told seconds before. The number of
+    Tournaments due are started, and scheduled ones' players told seconds before; challenges nobody
+    answered in 2 minutes lapse. The number of
     games where a deadline did something."""
     done = timers.sweep()
     health.swept()  # the heartbeat /health/ready reads: a worker runs what beat queues
@@ -55,6 +57,7 @@ def sweep_deadlines() -> int:
     _sweep(sweeper.pair_waiting, "pairing waiting quick-match entries")  # after: nobody absent
     _sweep(tournament_sweeper.start_due, "starting tournaments due")
     _sweep(tournament_sweeper.tell_starting_soon, "telling scheduled tournaments' players")
+    _sweep(challenge_lapses.lapse_due, "lapsing challenges nobody answered")
     return done
 
 

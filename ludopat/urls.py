@@ -20,4 +20,5 @@ urlpatterns = [
     path("", include("games.web.staking_urls")),
     path("", include("games.web.tournament_urls")),
     path("", include("games.web.pages_urls")),
+    path("", include("games.web.challenge_urls")),
 ]
