@@ -128,8 +128,7 @@ def _new_room(challenge: Challenge) -> Game:
         TimerSpec(seconds=challenge.timer_seconds),
     )
     game.rated = challenge.rated
-    game.invitee_id = challenge.challenged_id  # a challenge's room: not one a lobby lists
-    game.save(update_fields=["rated", "invitee"])
+    game.save(update_fields=["rated"])
     return game
 
 

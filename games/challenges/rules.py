@@ -14,6 +14,7 @@ from ..actions.clock import timer_choices
 from ..core.errors import GameError
 from ..models import RULESET_NAMES
 from ..staking.rules import TWO_PLAYER_RULESETS, check_stake_for, parse_stake, staked_timers
+from ..staking.stake_limits import limit_for
 
 SEATS = (2, 4)
 
@@ -73,6 +74,10 @@ def terms_for(
 
 
 def check_stake(user_id: int, terms: Terms) -> None:
-    """The new-player cap, for the challenger at the challenge (both again at the accept)."""
+    """The new-player cap and the wallet, for the challenger at the challenge (both players' again,
+    under their wallets' locks, at the accept: coins move only then)."""
     if terms.stake:
         check_stake_for(user_id, terms.stake)
+        refusal = limit_for(user_id).refusal(terms.stake)
+        if refusal:
+            raise GameError(f"A challenge for {terms.stake:,} coins each: {refusal}")

@@ -302,6 +302,13 @@ def test_a_staked_challenge_beyond_the_accepting_wallet_is_refused_and_moves_not
     assert not Game.objects.filter(stake=1500).exists()
 
 
+def test_a_staked_challenge_beyond_the_challengers_wallet_is_refused_at_once():
+    ann, ben = player("ann"), player("ben")
+    with pytest.raises(GameError, match="for 1,200 coins each: You have 1,000 coins"):
+        challenge(ann, ben, ruleset="twodice", stake="1200")
+    assert not Challenge.objects.exists()
+
+
 def test_a_staked_challenge_between_accounts_of_one_browser_is_refused():
     ann, ben = player("ann"), player("ben")
     browsers.record("browser-1", ann.pk)
