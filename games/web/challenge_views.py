@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from accounts.social.reads import follows
+from accounts.social.reads import followed_ids, follows
 from ludopat import throttle
 from ludopat.refusals import Refusal
 
@@ -133,8 +133,18 @@ def page(request: HtmxHttpRequest, challenge_id: int) -> HttpResponse:
         "terms": live.terms_of(found).describe(),
         "answer": live.answer_texts(found)[0 if mine else 1],
         "waiting": found.status == Challenge.Status.PENDING,
+        "friends": _friends_to_invite(found) if mine else [],
     }
     return render(request, "games/challenges/challenge.html", context)
+
+
+def _friends_to_invite(found: Challenge) -> list[str]:
+    """The players the host follows, while their 4-seat table waits with a seat open."""
+    table = reads.open_table_of(found.challenger_id)
+    if table is None or table.room_id != found.room_id:
+        return []
+    names = User.objects.filter(pk__in=followed_ids(found.challenger_id), is_active=True)
+    return list(names.order_by("username").values_list("username", flat=True)[:20])
 
 
 def _answer(

@@ -192,6 +192,12 @@ def test_a_four_seat_challenge_waits_and_the_host_invites_a_friend_they_follow()
     with pytest.raises(NotAllowed, match="Only the table's host"):
         do_invite(member(ben), game.pk, "cat")
     do_follow(ann.pk, cat.pk)
+    page = (
+        logged_in(ann).get(f"/challenges/{Challenge.objects.get(room=game).pk}/").content.decode()
+    )
+    assert "Invite more friends" in page and 'href="/u/cat/challenge/"' in page
+    form = logged_in(ann).get("/u/cat/challenge/").content.decode()
+    assert "Or invite cat to your table" in form
     invitation = do_invite(member(ann), game.pk, "cat")
     assert do_accept(member(cat), invitation.pk).pk == game.pk
     seats = Seat.objects.filter(game=game)
