@@ -18,9 +18,25 @@ def _seconds(n: int) -> str:
 
 
 class PlayNowForm(forms.Form):
-    ruleset = forms.ChoiceField(choices=RULESETS, initial="classic")
-    players = forms.TypedChoiceField(choices=SEAT_CHOICES, coerce=int, initial=4)
-    timer = forms.TypedChoiceField(choices=[], coerce=int, initial=15)
+    ruleset = forms.ChoiceField(
+        choices=RULESETS,
+        initial="classic",
+        error_messages={"invalid_choice": "Choose a rule set: classic, duel, places or two dice."},
+    )
+    players = forms.TypedChoiceField(
+        choices=SEAT_CHOICES,
+        coerce=int,
+        initial=4,
+        error_messages={"invalid_choice": "A public table has 2 or 4 seats."},
+    )
+    timer = forms.TypedChoiceField(
+        choices=[],
+        coerce=int,
+        initial=15,
+        error_messages={
+            "invalid_choice": "A public table's timer is 10, 15 or 30 seconds per action."
+        },
+    )
     pairs = forms.BooleanField(required=False, label="UP Way pairs")
     hold = forms.BooleanField(required=False, label="Hold dice numbers")
     computers = forms.BooleanField(

@@ -180,7 +180,7 @@ def test_public_table_ratings_and_10_6_3_0_people_points_land():
     for user in people[:3]:
         press(user)
     game = press(people[3]).game
-    a, b, c, d = people
+    _a, b, c, d = people
     game = finish_by_resigning(game, d, c, b)  # a wins, b second, c third, d last
     assert game.status == Game.Status.FINISHED
     assert [people_points(u) for u in people] == [10, 6, 3, 0]
