@@ -144,7 +144,7 @@ def do_play_now(
                 )
         except IntegrityError:  # the same player's press for another table, at the same moment
             raise Conflict("You are waiting for a table already.") from None
-        seat_waiting(kind.key, now)
+        seat_waiting(kind.key, now, answered=actor.user_id)
         entry.refresh_from_db()
         return entry
 
@@ -190,10 +190,13 @@ def _browser_pairs(user_ids: list[int]) -> set[frozenset[int]]:
     }
 
 
-def seat_waiting(table: str, now: datetime | None = None) -> list[Game]:
+def seat_waiting(
+    table: str, now: datetime | None = None, *, answered: int | None = None
+) -> list[Game]:
     """Seat every table of this kind that can be seated now: full tables first, then those of
     players who asked for computers and waited long enough. The caller holds the kind's queue lock
-    (inside its transaction); the tables opened, each started."""
+    (inside its transaction); the tables opened, each started. `answered`: the player whose press
+    this is, whom its answer takes to the table (their pages are not pushed to)."""
     now = now or timezone.now()
     entries = list(
         TableWait.objects.filter(table=table, status=TableWait.Status.WAITING).order_by(
@@ -220,7 +223,9 @@ def seat_waiting(table: str, now: datetime | None = None) -> list[Game]:
     seated = {w.entry_id for table in tables for w in table}
     left = [w for w in waiting if w.entry_id not in seated]
     tables += computer_tables(left, kind.seats, _seconds(now), may_sit)
-    return [_open_table(kind, [by_id[w.entry_id] for w in table], now) for table in tables]
+    return [
+        _open_table(kind, [by_id[w.entry_id] for w in table], now, answered) for table in tables
+    ]
 
 
 def _drop_unseatable(entries: list[TableWait]) -> list[TableWait]:
@@ -241,7 +246,9 @@ def _drop_unseatable(entries: list[TableWait]) -> list[TableWait]:
     return [e for e in entries if e.user_id not in banned and e.user_id not in busy]
 
 
-def _open_table(kind: TableKind, people: list[TableWait], now: datetime) -> Game:
+def _open_table(
+    kind: TableKind, people: list[TableWait], now: datetime, answered: int | None
+) -> Game:
     """A public table for these players (the longest waiting in seat 1), computers in the seats left,
     started at once; their entries point at it and their pages are told."""
     first = people[0]
@@ -280,7 +287,8 @@ def _open_table(kind: TableKind, people: list[TableWait], now: datetime) -> Game
     )
     url = game.get_absolute_url()
     for entry in people:
-        _tell_seated(entry.user_id, url)
+        if entry.user_id != answered:
+            _tell_seated(entry.user_id, url)
     return game
 
 

@@ -16,6 +16,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.users.online import online_count
 from ludopat import throttle
 from ludopat.refusals import Refusal
 
@@ -85,6 +86,7 @@ def waiting(request: HtmxHttpRequest) -> HttpResponse:
         "entry": entry,
         "progress": reads.progress(entry) if entry else None,
         "form": PlayNowForm(),
+        "online": online_count(),  # the account's socket also carries the online count
     }
     return render(request, "games/tables/waiting.html", context)
 

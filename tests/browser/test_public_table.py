@@ -72,10 +72,13 @@ def test_public_table_four_strangers_play_now_a_spectator_follows_and_points_lan
     expect(live(spectator)).to_have_attribute("data-status", "playing")
     expect(spectator.get_by_test_id("resign")).to_have_count(0)  # watching, not playing
 
-    for page in (dan, cat, ben):  # dan leaves first: last place; ann is the last still playing
+    # dan leaves first (last place), then cat, then ben; ann is the last still playing.
+    for name, page in (("dan", dan), ("cat", cat), ("ben", ben)):
         page.once("dialog", lambda dialog: dialog.accept())  # "Resign this game?"
         page.get_by_test_id("resign").click()
-        expect(page.get_by_test_id("resign")).to_have_count(0, timeout=15_000)
+        expect(spectator.get_by_test_id("move-log")).to_contain_text(
+            f"{name} resigned", timeout=15_000
+        )
     for page in (spectator, ann):
         expect(live(page)).to_have_attribute("data-status", "finished", timeout=15_000)
     result = spectator.get_by_test_id("result")
