@@ -64,6 +64,14 @@ def play_now(request: HtmxHttpRequest) -> HttpResponse:
     return redirect("play_now_waiting")
 
 
+def _me(request: HtmxHttpRequest) -> int:
+    """The account asking (login_required has sent visitors to log in)."""
+    user_id = request.user.pk if request.user.is_authenticated else None
+    if user_id is None:
+        raise PermissionError("login_required lets only accounts in")
+    return int(user_id)
+
+
 def _table_in_play(entry: TableWait | None) -> str | None:
     """The table a seated entry's player is at, while it plays."""
     if entry is None or entry.status != TableWait.Status.SEATED or entry.game_id is None:
@@ -76,12 +84,12 @@ def _table_in_play(entry: TableWait | None) -> str | None:
 @login_required
 @require_GET
 def waiting(request: HtmxHttpRequest) -> HttpResponse:
-    entry = reads.latest_entry(request.user.pk)
+    entry = reads.latest_entry(_me(request))
     table = _table_in_play(entry)
     if table:
         return redirect(table)
     if entry is not None and entry.status == TableWait.Status.WAITING:
-        do_keep_waiting(request.user.pk)
+        do_keep_waiting(_me(request))
     context = {
         "entry": entry,
         "progress": reads.progress(entry) if entry else None,
@@ -95,14 +103,14 @@ def waiting(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 def status(request: HtmxHttpRequest) -> HttpResponse:
     """The screen's status part, for its poll; once seated, an htmx redirect to the table."""
-    entry = reads.latest_entry(request.user.pk)
+    entry = reads.latest_entry(_me(request))
     table = _table_in_play(entry)
     if table:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = table
         return response
     if entry is not None and entry.status == TableWait.Status.WAITING:
-        do_keep_waiting(request.user.pk)
+        do_keep_waiting(_me(request))
     context = {"entry": entry, "progress": reads.progress(entry) if entry else None}
     response = render(request, "games/tables/_status.html", context)
     if entry is None or entry.status != TableWait.Status.WAITING:

@@ -24,9 +24,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.races, postgr
 
 def test_play_now_forty_presses_at_once_seat_ten_public_tables_nobody_twice_nobody_left():
     people = accounts(*(f"p{i}" for i in range(40)))
-    results = at_once(
-        [lambda p=member(user): do_play_now(p, "classic", 4, 15, {}, False) for user in people]
-    )
+    players = [member(user) for user in people]
+    results = at_once([lambda p=p: do_play_now(p, "classic", 4, 15, {}, False) for p in players])
     assert refused(results) == []
     tables = list(Game.objects.filter(public=True))
     assert len(tables) == 10
@@ -38,6 +37,4 @@ def test_play_now_forty_presses_at_once_seat_ten_public_tables_nobody_twice_nobo
     )
     assert set(seated) == {u.pk for u in people} and set(seated.values()) == {1}
     assert not TableWait.objects.filter(status=TableWait.Status.WAITING).exists()
-    assert Counter(TableWait.objects.values_list("game_id", flat=True)) == {
-        g.pk: 4 for g in tables
-    }
+    assert Counter(TableWait.objects.values_list("game_id", flat=True)) == {g.pk: 4 for g in tables}
