@@ -67,11 +67,16 @@ class TableKind:
         return ":".join([self.ruleset, str(self.seats), str(self.timer), *on])
 
     @property
+    def rules(self) -> str:
+        """The rule set's name as players read it ("Two dice")."""
+        return RULESET_NAMES.get(self.ruleset, self.ruleset)
+
+    @property
     def name(self) -> str:
         """ "Places (UP Way pairs) for 4, 15 s a move": how the waiting screen names it."""
         extras = {"pairs": "UP Way pairs", "hold": "hold dice"}
         on = [extras.get(name, name) for name, value in self.options if value]
-        rules = RULESET_NAMES.get(self.ruleset, self.ruleset)
+        rules = self.rules
         if on:
             rules += f" ({', '.join(on)})"
         return f"{rules} for {self.seats}, {self.timer} s a move"

@@ -58,6 +58,7 @@ def test_play_now_waiting_screen_shows_count_time_and_range_and_survives_a_reloa
         assert 'data-testid="play-now-waiting-count">2<' in page
         assert 'data-testid="play-now-waited">0:0' in page
         assert 'data-testid="play-now-range-band">1400\u20131600<' in page
+        assert 'near your Classic rating <span data-testid="play-now-rating">1500<' in page
         assert 'ws-connect="/ws/online/"' in page  # the push that says the table is ready
     status = ca.get("/play-now/waiting/status", HTTP_HX_REQUEST="true")
     assert status.status_code == 200 and 'data-testid="play-now-waited"' in text(status)
