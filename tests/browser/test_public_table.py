@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, check_accessible
+from tests.browser.conftest import DESKTOP, PHONE, check_accessible
 from tests.browser.play import live, log_in, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.longest]
@@ -46,6 +46,10 @@ def test_public_table_four_strangers_play_now_a_spectator_follows_and_points_lan
         pages[name] = new_page()
         log_in(pages[name], name)
     ann, ben, cat, dan = (pages[n] for n in NAMES)
+    ann.goto("/")  # the front door: Play now's card fits a phone too
+    expect(ann.get_by_test_id("mode-play-now")).to_be_visible()
+    fits_a_phone(ann)
+    ann.set_viewport_size(DESKTOP)
 
     for page in (ann, ben, cat):
         press_play_now(page)
