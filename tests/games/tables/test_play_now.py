@@ -259,3 +259,16 @@ def test_public_table_has_no_new_round():
     resign(game, a)
     with pytest.raises(GameError, match="public table is one round"):
         actions.do_new_round(game.pk, member(b))
+
+
+def test_play_now_entry_of_a_player_banned_while_waiting_stops_and_seats_nobody_with_them():
+    a, b = accounts("a", "b")
+    press(a, "duel", 2)
+    a.banned_at = timezone.now()
+    a.ban_reason = "spam"
+    a.save(update_fields=["banned_at", "ban_reason"])
+    assert press(b, "duel", 2).status == "waiting"
+    entry = TableWait.objects.get(user=a)
+    assert entry.status == "stopped" and entry.reason
+    with pytest.raises(GameError):
+        press(a, "duel", 2)  # a banned account can't press
