@@ -364,6 +364,7 @@ class ChatMessage(models.Model):
 
 from .challenges.models import Challenge  # noqa: E402, F401  (Django finds it here)
 from .staking.models import StakeRequest  # noqa: E402, F401  (Django finds it here)
+from .tables.models import TableWait  # noqa: E402, F401  (Django finds it here)
 from .tournaments.models import (  # noqa: E402, F401  (Django finds them here)
     Tournament,
     TournamentEntry,

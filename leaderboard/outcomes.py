@@ -15,7 +15,7 @@ CAPPED = "the pair's 5 rounds a day were used"
 NOT_RANKED_COMPUTER = "computers aren't ranked"
 NOT_RANKED_GUEST = "guests aren't ranked"
 VOID = "the round counts for nobody"
-UNRATED = "the players chose an unrated room"
+UNRATED = "the table was unrated"  # Game.rated: a challenge played unrated, Play now with computers
 UNSCORED = "pass & play isn't ranked"  # a finished round with no results: pass & play
 
 
@@ -33,12 +33,12 @@ def why_not_counted(result: Result, rated: bool = True) -> str:
         return ""
     if result.void:
         return VOID
-    if not rated:
-        return UNRATED
     if result.is_computer:
         return NOT_RANKED_COMPUTER
     if result.user_id is None:
         return NOT_RANKED_GUEST
+    if not rated:
+        return UNRATED
     return CAPPED  # an account's ranked round that didn't count: the pair's day was full
 
 

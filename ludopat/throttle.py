@@ -39,6 +39,7 @@ DEFAULT_RATES = {
     "staked_join": (30, 300),  # joins race for rooms: a player may lose several in a row
     "quick": (30, 300),  # a press, a cancel, another tier
     "rematch": (20, 300),  # one offer or answer per finished game, and a few retries
+    "play_now": (30, 300),  # a press, a stop, another table: a few a minute (each may seat a table)
     # Challenges, per account (games/web/challenge_views.py): each one shows on another player's
     # every page, so a flood is a nuisance to them; a person challenges a few friends a minute.
     "challenge": (10, 300),

@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("games.web.urls")),
     path("", include("games.web.staking_urls")),
     path("", include("games.web.tournament_urls")),
+    path("", include("games.web.tables_urls")),
     path("", include("games.web.pages_urls")),
     path("", include("games.web.challenge_urls")),
 ]

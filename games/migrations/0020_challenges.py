@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0018_public_tables_and_rated"),
+        ("games", "0019_public_table_waiting"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
