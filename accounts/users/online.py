@@ -48,11 +48,15 @@ def online_among(user_ids: list[int]) -> set[int]:
     if not user_ids:
         return set()
     try:
-        scores = cast("list[float | None]", redis_client().zmscore(USERS_KEY, [f"user:{i}" for i in user_ids]))
+        scores = cast(
+            "list[float | None]", redis_client().zmscore(USERS_KEY, [f"user:{i}" for i in user_ids])
+        )
     except redis.RedisError:
         return set()
     fresh = time.time() - STALE_SECONDS
-    return {i for i, score in zip(user_ids, scores, strict=True) if score is not None and score >= fresh}
+    return {
+        i for i, score in zip(user_ids, scores, strict=True) if score is not None and score >= fresh
+    }
 
 
 class Presence:

@@ -33,13 +33,20 @@ TOO_MANY = {
 }
 
 
+def _me(request: HttpRequest) -> int:
+    """The logged-in account's id (the views are login_required)."""
+    pk = request.user.pk
+    assert pk is not None  # noqa: S101  (login_required let only an account through)
+    return pk
+
+
 @login_required
 def friends(request: HttpRequest) -> HttpResponse:
     """The people this player follows, online first, each with the game they play to watch; the
     players they blocked."""
     context = {
-        "friends": friends_of(request.user.pk),
-        "blocked": blocked_players(request.user.pk),
+        "friends": friends_of(_me(request)),
+        "blocked": blocked_players(_me(request)),
     }
     return render(request, "accounts/friends.html", context)
 
@@ -58,7 +65,7 @@ def _press(
             if not throttle.allow_door(kind, request):
                 raise SocialError(TOO_MANY[kind], status=429)
             player = targets.player_named(username)
-            changed = service(request.user.pk, player.pk)
+            changed = service(_me(request), player.pk)
             notice = (done if changed else again).format(name=player.username)
         except Refusal as refusal:
             status, notice, ok = refusal.status, str(refusal), False
@@ -74,7 +81,7 @@ def _press(
 def _panel(request: HttpRequest, game_id: str, notice: str, status: int) -> HttpResponse:
     """A finished game's panel of the other players, with what the press did (or why not)."""
     game = Game.objects.filter(pk=game_id).first()
-    mates = table_mates(game, request.user.pk) if game is not None else []
+    mates = table_mates(game, _me(request)) if game is not None else []
     context = {"game": game, "mates": mates, "notice": notice, "refused": status >= 400}
     # 200 even for a refusal: htmx swaps the panel only for a success, and the sentence is in it.
     return render(request, "games/live_now/_follow_players.html", context)
@@ -96,6 +103,4 @@ block = _press(
     "public table seats you together.",
     "You had already blocked {name}.",
 )
-unblock = _press(
-    "block", blocks.do_unblock, "You unblocked {name}.", "You had not blocked {name}."
-)
+unblock = _press("block", blocks.do_unblock, "You unblocked {name}.", "You had not blocked {name}.")

@@ -57,7 +57,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     context = player_page(player, page_in(request.GET))
     context["tournaments"] = [(entry, finish_name(entry)) for entry in finishes_of(player.pk)]
     if request.user.is_authenticated and request.user.pk != player.pk:
-        context["relation"] = relation(request.user.pk, player.pk)  # Follow, Block and their undoing
+        context["relation"] = relation(
+            request.user.pk, player.pk
+        )  # Follow, Block and their undoing
     return render(request, "accounts/profile.html", context)
 
 

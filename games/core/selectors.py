@@ -66,9 +66,7 @@ def game_and_seats_at(game_id: str, version: int) -> tuple[Game | None, list[Sea
 # --- chat --------------------------------------------------------------------------------------------
 
 
-def chat_messages(
-    game: Game, limit: int = 200, viewer_id: int | None = None
-) -> list[ChatMessage]:
+def chat_messages(game: Game, limit: int = 200, viewer_id: int | None = None) -> list[ChatMessage]:
     """The game's chat, oldest first (the newest `limit`), without the messages a moderator hid, nor,
     for `viewer_id`, those of the accounts they blocked."""
     shown = ChatMessage.objects.filter(game=game, hidden_at__isnull=True)

@@ -63,9 +63,7 @@ def live_tables(limit: int = LIST_SIZE) -> list[LiveTable]:
         Game.objects.filter(public=True, status=Game.Status.PLAYING)
         .annotate(mean_rating=Avg("seats__rating"))
         .order_by(F("mean_rating").desc(nulls_last=True), "started", "pk")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))[
-            :limit
-        ]
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))[:limit]
     )
     if not games:
         return []

@@ -10,6 +10,9 @@ socket like any board.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
+
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -28,7 +31,7 @@ LIST_SECONDS = 5  # how old a list a visitor may see (the pages poll every POLL_
 POLL_SECONDS = 10
 
 
-def _kept(key: str, make) -> str:
+def _kept(key: str, make: Callable[[], str]) -> str:
     """A render every visitor shares, made at most once per LIST_SECONDS (made each time if the
     cache is unreachable: the page must render anyway)."""
     try:
@@ -37,10 +40,8 @@ def _kept(key: str, make) -> str:
         return make()
     if html is None:
         html = make()
-        try:
+        with contextlib.suppress(RedisError):
             cache.set(key, html, LIST_SECONDS)
-        except RedisError:
-            pass
     return html
 
 
@@ -93,5 +94,5 @@ def players_to_follow(request: HttpRequest, game_id: str) -> HttpResponse:
     user = request.user
     if not user.is_authenticated or game.status != Game.Status.FINISHED:
         return HttpResponse("")
-    mates = table_mates(game, user.pk)
+    mates = table_mates(game, int(user.pk))
     return render(request, "games/live_now/_follow_players.html", {"game": game, "mates": mates})

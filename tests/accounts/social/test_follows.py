@@ -39,8 +39,8 @@ def shown(response) -> str:
 def public_game(users, ratings=()) -> Game:
     game = room(users)
     Game.objects.filter(pk=game.pk).update(public=True)
-    for seat, rating in zip(game.seats.order_by("index"), ratings, strict=False):
-        seat.rating = rating
+    for index, seat in enumerate(game.seats.order_by("index")):
+        seat.rating = ratings[index] if index < len(ratings) else None  # None: not rated
         seat.save(update_fields=["rating"])
     return Game.objects.get(pk=game.pk)
 
@@ -160,7 +160,9 @@ def test_follow_from_a_finished_games_result_panel():
     client = client_for(ann)
 
     board = shown(client.get(f"/games/{game.pk}/"))
-    assert f"/games/{game.pk}/players-to-follow" in board  # the result panel loads the viewer's part
+    assert (
+        f"/games/{game.pk}/players-to-follow" in board
+    )  # the result panel loads the viewer's part
     panel = shown(client.get(f"/games/{game.pk}/players-to-follow"))
     assert 'data-testid="follow-bob"' in panel
     assert "follow-cat" not in panel  # cat blocked ann: no follow offered
