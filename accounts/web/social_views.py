@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -73,7 +73,8 @@ def _press(
             return _panel(request, game_id, notice, status)
         (messages.success if ok else messages.error)(request, notice)
         target = next_in(request.POST, request)
-        return redirect(target) if target else redirect("profile", username=username)
+        # A plain redirect to the address (`redirect` would read "-1" as a URL name).
+        return HttpResponseRedirect(target) if target else redirect("profile", username=username)
 
     return view
 
