@@ -5,6 +5,8 @@ blocking from a profile. axe-checked in both schemes."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -63,19 +65,13 @@ def test_live_now_lists_a_public_table_and_its_spectators_board_follows_a_move(n
     watcher.goto("/live/")
     expect(watcher.get_by_test_id("live-watch")).to_have_text("Watch Classic: ann v bob")
     watcher.get_by_test_id("live-watch").click()
-    expect(live(watcher)).to_have_class(lambda_has("is-watcher"))
+    expect(live(watcher)).to_have_class(re.compile(r"(^|\s)is-watcher(\s|$)"))
     expect(watcher.get_by_test_id("roll")).to_have_count(0)  # a spectator's board
     before = version(watcher)
     server(roll_for_whoever_is_to_play, game_id)
     wait_past(watcher, before)  # pushed over its socket, no reload
     expect(watcher.get_by_test_id("move-log")).to_contain_text("rolled")
     check_accessible(watcher, "a spectator's board after a move")
-
-
-def lambda_has(css_class: str):
-    import re
-
-    return re.compile(rf"(^|\s){css_class}(\s|$)")
 
 
 def people() -> None:
