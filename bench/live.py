@@ -1379,6 +1379,10 @@ def summary(windows: list[Window], args: argparse.Namespace) -> dict:
         "floor_each": floor_each,
         "random_p99": random_real.ms(99) if random_real and random_real.done else nan,
         "floor_random_p99": random_floor.ms(99) if random_floor and random_floor.done else nan,
+        # Every tier's CPU ms per action at 50 games (bench/capacity.py's inputs; * shared).
+        "tiers": {k: v * 1000 / at50.done for k, v in at50.cpu.items()}
+        if at50 and at50.done
+        else {},
         "push_size": floor.floor_size if floor else 0,
         "via": args.via,
         "seats": args.seats,
@@ -1487,6 +1491,7 @@ def compare(args: argparse.Namespace, argv: list[str]) -> int:
             env = {
                 **os.environ,
                 "LUDOPAT_BENCH_TREE": str(trees[name]),
+                "LUDOPAT_BENCH_COMMIT": commits[name],
                 "DATABASE_URL": databases[name],
             }
             print(f"\n=== run {n + 1} of 4: {name} ({commits[name]}) ===", flush=True)
@@ -1497,10 +1502,27 @@ def compare(args: argparse.Namespace, argv: list[str]) -> int:
             runs.append((name, json.loads(path.read_text())))
     print(f"\ncomparison of {commits['before']} (before) and {commits['after']} (after), "
           f"{time.monotonic() - began:.0f} s")  # fmt: skip
-    print(compared_table(runs))
+    for line in compared(runs, commits):
+        print(line)
+    print(f"load average {loadavg()} at the end")
+    return 0 if len(runs) == 4 else 1
+
+
+def compared(runs: list[tuple[str, dict]], commits: dict[str, str]) -> list[str]:
+    """A comparison's report from its runs' figures (`summary`): the runs' table, each tree's medians
+    (of its runs' values, the random phases' ratio taken per run), and the last line from them."""
+    lines = [compared_table(runs)]
+    for _, r in runs:
+        r["random_ratio"] = r["random_p99"] / r["floor_random_p99"]
+        for tier, ms in r.get("tiers", {}).items():
+            r[f"tier {tier}"] = ms
+    tiers = sorted({k for _, r in runs for k in r if k.startswith("tier ")})
     med = {
-        name: {key: median([r[key] for n, r in runs if n == name]) for key in MEDIANS}
-        for name in trees
+        name: {
+            key: median([r.get(key, float("nan")) for n, r in runs if n == name])
+            for key in (*MEDIANS, *tiers)
+        }
+        for name in commits
     }
     counts = {
         name: {
@@ -1510,11 +1532,11 @@ def compare(args: argparse.Namespace, argv: list[str]) -> int:
             for side in ("real", "floor")
             for key, _ in COUNTED
         }
-        for name in trees
+        for name in commits
     }
-    for name in trees:
+    for name in commits:
         m, c = med[name], counts[name]
-        print(
+        lines.append(
             f"{name} ({commits[name]}), medians: p99 {m['p99']:.0f} ms, capacity "
             f"{m['capacity']:.1f}/s, web CPU {m['web']:.1f} ms, floor {m['floor']:.1f} ms, "
             f"R {m['ratio']:.2f}; per action real/floor: "
@@ -1522,20 +1544,33 @@ def compare(args: argparse.Namespace, argv: list[str]) -> int:
                 f"{words} {c['real.' + key]:.1f}/{c['floor.' + key]:.1f}" for key, words in COUNTED
             )
             + (
-                f"; random-phase p99 {m['random_p99']:.0f}/{m['floor_random_p99']:.0f} ms = "
-                f"{m['random_p99'] / m['floor_random_p99']:.2f}x"
-                if m["random_p99"] == m["random_p99"]
+                f"; random-phase p99 real/floor {m['random_ratio']:.2f}x (the median of the runs' "
+                f"ratios; limit {FLOOR_BURST_LIMIT:g}x)"
+                if m["random_ratio"] == m["random_ratio"]
                 else ""
             )
         )
+        lines.append(
+            f"{name}: CPU ms per action at 50 games (medians; * shared): "
+            + ", ".join(f"{key[5:]} {m[key]:.2f}" for key in tiers)
+        )
     a, b = med["after"], med["before"]
-    print(f"after's web CPU per action / before's: {a['web'] / b['web']:.2f}x; the floor's "
-          f"{a['floor'] / b['floor']:.2f}x; load average {loadavg()} at the end")  # fmt: skip
-    print(final_line(a["p99"], a["capacity"], a["ratio"], a["web"], b["web"]))
-    return 0 if len(runs) == 4 else 1
+    lines.append(f"after's web CPU per action / before's: {a['web'] / b['web']:.2f}x; the "
+                 f"floor's {a['floor'] / b['floor']:.2f}x")  # fmt: skip
+    lines.append(final_line(a["p99"], a["capacity"], a["ratio"], a["web"], b["web"]))
+    return lines
 
 
-MEDIANS = ("p99", "capacity", "ratio", "web", "floor", "random_p99", "floor_random_p99")
+MEDIANS = (
+    "p99",
+    "capacity",
+    "ratio",
+    "web",
+    "floor",
+    "random_p99",
+    "floor_random_p99",
+    "random_ratio",
+)
 
 
 def compared_table(runs: list[tuple[str, dict]]) -> str:
@@ -1555,7 +1590,8 @@ def compared_table(runs: list[tuple[str, dict]]) -> str:
             f"| {n} {name} | {r['p99']:.0f} | {r['capacity']:.1f} | {r['web']:.1f} / "
             f"{r['floor']:.1f} = {r['ratio']:.2f} | {pair('queries')} | "
             f"{pair('redis_round_trips')} | {pair('full_board_renders')} | {pair('frames')} | "
-            f"{r['random_p99']:.0f} / {r['floor_random_p99']:.0f} | "
+            f"{r['random_p99']:.0f} / {r['floor_random_p99']:.0f} = "
+            f"{r['random_p99'] / r['floor_random_p99']:.2f}x | "
             f"{r.get('load_before', '?')}-{r.get('load_after', '?')} |"
         )
     return "\n".join(lines)
@@ -1592,6 +1628,8 @@ def main(argv: list[str] | None = None) -> int:
     logs = Path(tempfile.mkdtemp(prefix="ludopat-bench-live-"))
     began = time.monotonic()
     load_before = loadavg()
+    # A --before run's tree has this tree's floor in it while measured: its commit as the parent read it.
+    commit = os.environ.get("LUDOPAT_BENCH_COMMIT") or git_commit(ROOT)
     prepare_database(env)
     import django
 
@@ -1599,7 +1637,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{os.cpu_count()} CPUs; {args.processes} web process(es) per server; actions by {args.via};"
         f" {args.seats} seats a table; at most {env['LUDOPAT_BENCH_DB_SLOTS']} database connections;"
-        f" tree {ROOT} ({git_commit(ROOT)}); logs in {logs}\n"
+        f" tree {ROOT} ({commit}); logs in {logs}\n"
         f"* shared with everything else on this machine\n{HEADER}",
         flush=True,
     )
@@ -1637,7 +1675,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     first = results[servers[0]]
     figures = summary(first, args)
-    figures.update(load_before=load_before, load_after=loadavg(), commit=git_commit(ROOT))
+    figures.update(load_before=load_before, load_after=loadavg(), commit=commit)
     if args.summary:
         Path(args.summary).write_text(json.dumps(figures))
     at50 = next((w for w in first if w.name == "50 games"), None)
