@@ -3,6 +3,7 @@
     .venv/bin/python bench/live.py                      # daphne then uvicorn, each: 10/50/200 games + ramp
     .venv/bin/python bench/live.py --server daphne      # one server only
     .venv/bin/python bench/live.py --quick              # a short run (10 and 50 games, short ramp)
+    .venv/bin/python bench/live.py --server daphne --quick --before /path/to/checkout   # A B A B, medians
 
 It starts the site as production runs it here: PostgreSQL (DATABASE_URL, default
 postgres://postgres@127.0.0.1:5432/ludopat_live, created if missing, migrated and flushed before each
@@ -10,7 +11,7 @@ server's run), Redis (REDIS_URL, default redis://127.0.0.1:6379/6, that db flush
 channel layer, the cache and the Celery broker all derive from it), `--processes` ASGI server processes
 (daphne, or `--server uvicorn` serving the same ludopat.asgi:application), a Celery worker and beat.
 
-Then it creates two-player friends rooms between real accounts (accounts and sessions written directly:
+Then it creates friends rooms of two players (`--seats` 3 or 4: more) between real accounts (accounts and sessions written directly:
 no PBKDF2 log-ins), and for each game opens both seats' WebSockets and one spectator's as a browser does
 (session cookie, Origin header, /ws/games/<id>/, a heartbeat every 25 s), each page on a process of
 its own choosing as a reverse proxy spreads connections (with `--processes` above 1, a game's pages are
@@ -41,9 +42,18 @@ commit and one push, which the sockets forward unrendered at the median size of 
 50-game window's sockets got. Its row is "50 floor". Then, per action, real over floor: the web
 processes' CPU (the cost ratio), their SQL statements (each one sent, counted by an execute wrapper)
 and their Redis round trips (each command or pipeline written by redis-py: cache, throttle, presence,
-channel layer); Celery's are not in these counts. The last line: `live p99=X ms at 50 games, capacity
-C actions/s, cost ratio R vs floor` (for the first server of `--server`), after the burst check's line
-with --arrivals random. --profile runs py-spy on the web processes during the 50-game windows and
+channel layer), their full-board renders (the template games/_live.html) and the frames every socket
+got, summed; Celery's are not in these counts. With `--via ws` the floor is sent over the socket too
+(the socket floor). The last line: `live p99=X ms at 50 games, capacity C actions/s, cost ratio R vs
+floor, W ms web CPU per action (B before)` (for the first server of `--server`), after the burst
+checks' lines with --arrivals random (the random phases' p99 over the steady one, and the real
+action's over the floor's at the same phases).
+
+`--before PATH` (a checkout of another commit, its .venv made): this file runs that tree and this one
+alternately, twice each, each run a process of its own with its tree's Python and code and a database
+of its own, PATH running this tree's games/web/bench_floor.py meanwhile; it prints each run, each
+tree's medians and the last line from them, B being the PATH tree's web CPU per action. Everything
+that reads what a board message says is `follow`. --profile runs py-spy on the web processes during the 50-game windows and
 prints their web CPU per action by stage (bench/stages.py), real, floor and the difference.
 """
 
