@@ -1471,6 +1471,21 @@ def same_floor(before: Path, python: str):
         theirs.write_bytes(kept)
 
 
+def run_child(command: list[str], env: dict, cwd: Path) -> int:
+    """One run of a comparison. Its own session, so a Ctrl-C reaches only this process: the run is told
+    once, with a SIGTERM, which it takes as Ctrl-C, and stops the site's processes it started."""
+    child = subprocess.Popen(command, env=env, cwd=cwd, start_new_session=True)
+    try:
+        return child.wait()
+    except KeyboardInterrupt:
+        child.send_signal(signal.SIGTERM)
+        try:
+            child.wait(60)
+        except subprocess.TimeoutExpired:
+            child.kill()
+        raise
+
+
 def compare(args: argparse.Namespace, argv: list[str]) -> int:
     """Run the --before tree and this one alternately, twice each (A B A B), each in a process of its
     own with its own database, and report the medians of each tree's two runs."""
@@ -1505,9 +1520,9 @@ def compare(args: argparse.Namespace, argv: list[str]) -> int:
                 "DATABASE_URL": databases[name],
             }
             print(f"\n=== run {n + 1} of 4: {name} ({commits[name]}) ===", flush=True)
-            done = subprocess.run(command, env=env, cwd=trees[name])
-            if done.returncode != 0 or not path.exists():
-                print(f"run {n + 1} ({name}) failed with exit code {done.returncode}")
+            returncode = run_child(command, env, trees[name])
+            if returncode != 0 or not path.exists():
+                print(f"run {n + 1} ({name}) failed with exit code {returncode}")
                 continue
             runs.append((name, json.loads(path.read_text())))
     print(f"\ncomparison of {commits['before']} (before) and {commits['after']} (after), "
