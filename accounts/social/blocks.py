@@ -8,12 +8,15 @@ from django.db.models import Q
 
 from .errors import SocialError
 from .models import Block, Follow
+from .targets import refuse_unreachable
 
 
 def do_block(blocker_id: int, blocked_id: int) -> bool:
-    """`blocker_id` blocks `blocked_id`; False if they already did."""
+    """`blocker_id` blocks `blocked_id`; False if they already did. Refused for oneself and for a
+    banned or missing account (a ban already keeps them away)."""
     if blocker_id == blocked_id:
         raise SocialError("You can't block yourself.")
+    refuse_unreachable(blocked_id, "block")
     with transaction.atomic():
         Follow.objects.filter(
             Q(follower_id=blocker_id, followed_id=blocked_id)

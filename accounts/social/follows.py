@@ -7,13 +7,15 @@ from django.db import IntegrityError, transaction
 from .errors import SocialError
 from .models import Follow
 from .reads import blocked_either_way
+from .targets import refuse_unreachable
 
 
 def do_follow(follower_id: int, followed_id: int) -> bool:
     """`follower_id` follows `followed_id`; False if they already did. Refused for oneself and
-    between accounts one of which blocked the other."""
+    between accounts one of which blocked the other, and for a banned or missing account."""
     if follower_id == followed_id:
         raise SocialError("You can't follow yourself.")
+    refuse_unreachable(followed_id, "follow")
     if blocked_either_way(follower_id, followed_id):
         raise SocialError("You can't follow this player.", status=403)
     try:

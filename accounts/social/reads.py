@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from .models import Block, Follow
 
@@ -22,6 +23,46 @@ def follows(follower_id: int, followed_id: int) -> bool:
 def blocks(blocker_id: int, blocked_id: int) -> bool:
     """Whether `blocker_id` blocked `blocked_id` (one way)."""
     return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+@dataclass(frozen=True)
+class Relation:
+    """What a viewer's profile of another player offers: follow or unfollow, block or unblock."""
+
+    following: bool
+    blocking: bool  # the viewer blocked them
+    blocked: bool  # they blocked the viewer: no follow offered
+
+
+def relation(viewer_id: int, player_id: int) -> Relation:
+    """The viewer's follow and blocks with `player_id`, in two queries."""
+    pairs = set(
+        Block.objects.filter(
+            Q(blocker_id=viewer_id, blocked_id=player_id)
+            | Q(blocker_id=player_id, blocked_id=viewer_id)
+        ).values_list("blocker_id", flat=True)
+    )
+    return Relation(follows(viewer_id, player_id), viewer_id in pairs, player_id in pairs)
+
+
+def blocked_by(blocker_id: int) -> QuerySet[Block, int]:
+    """The accounts `blocker_id` blocked, as a subquery (a chat read leaves their lines out in the
+    same query)."""
+    return Block.objects.filter(blocker_id=blocker_id).values_list("blocked_id", flat=True)
+
+
+def hides_lines_of(viewer_id: int | None, author_id: int | None) -> bool:
+    """Whether `viewer_id` blocked the author of a chat line: the line is not shown to them (one
+    indexed query per viewer and line, only between two accounts)."""
+    if viewer_id is None or author_id is None or viewer_id == author_id:
+        return False
+    return blocks(viewer_id, author_id)
+
+
+def blocked_list(blocker_id: int) -> list[tuple[int, str]]:
+    """(id, name) of the accounts `blocker_id` blocked, by name (their Friends page lists them)."""
+    rows = Block.objects.filter(blocker_id=blocker_id).order_by("blocked__username")
+    return list(rows.values_list("blocked_id", "blocked__username"))
 
 
 def blocked_either_way(a_id: int, b_id: int) -> bool:
