@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.template import engines
 from django.utils import timezone
 
 from accounts.ledger.history import balance_of
@@ -350,11 +349,13 @@ def test_accept_on_a_notice_sends_the_page_to_the_room_and_a_refusal_stays_in_th
     assert "data-challenge-notice" in again.content.decode()
 
 
-def test_the_profile_offers_a_challenge_and_the_lists_show_both_sides():
+def test_the_profile_and_the_friends_page_offer_a_challenge_and_list_both_sides():
     ann, ben = player("ann"), player("ben")
     profile = logged_in(ann).get("/u/ben/").content.decode()
     assert 'href="/u/ben/challenge/"' in profile
+    do_follow(ann.pk, ben.pk)
     challenge(ann, ben)
-    lists = engines["django"].from_string('{% include "games/challenges/_list.html" %}')
-    assert "waiting for an answer" in lists.render({"user": ann})
-    assert "ann: Classic, 2 players" in lists.render({"user": ben})
+    mine = logged_in(ann).get("/friends/").content.decode()
+    assert 'data-testid="friend-challenge"' in mine and "waiting for an answer" in mine
+    theirs = logged_in(ben).get("/friends/").content.decode()
+    assert "ann: Classic, 2 players" in theirs and 'data-testid="challenge-for-me"' in theirs
