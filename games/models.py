@@ -362,6 +362,7 @@ class ChatMessage(models.Model):
         return f"{self.name}: {self.text[:40]}"
 
 
+from .challenges.models import Challenge  # noqa: E402, F401  (Django finds it here)
 from .staking.models import StakeRequest  # noqa: E402, F401  (Django finds it here)
 from .tables.models import TableWait  # noqa: E402, F401  (Django finds it here)
 from .tournaments.models import (  # noqa: E402, F401  (Django finds them here)

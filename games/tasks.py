@@ -12,6 +12,7 @@ from ludopat import health
 
 from . import actions
 from .actions import idle, timers
+from .challenges import lapses as challenge_lapses
 from .core import broadcast
 from .staking import sweeper
 from .tables import sweeper as tables_sweeper
@@ -48,7 +49,8 @@ def sweep_deadlines() -> int:
     quick-match entries whose rating ranges have widened to take each other in, and seat the players
     waiting for public tables (ranges widened, holds over, computers due). The
     sweeps of the layers above the games' core are called here, so the core imports none of them.
-    Tournaments due are started, and scheduled ones' players told seconds before. The number of
+    Tournaments due are started, and scheduled ones' players told seconds before; challenges nobody
+    answered in 2 minutes lapse. The number of
     games where a deadline did something."""
     done = timers.sweep()
     health.swept()  # the heartbeat /health/ready reads: a worker runs what beat queues
@@ -58,6 +60,7 @@ def sweep_deadlines() -> int:
     _sweep(tables_sweeper.sweep, "seating players waiting for public tables")
     _sweep(tournament_sweeper.start_due, "starting tournaments due")
     _sweep(tournament_sweeper.tell_starting_soon, "telling scheduled tournaments' players")
+    _sweep(challenge_lapses.lapse_due, "lapsing challenges nobody answered")
     return done
 
 

@@ -45,6 +45,10 @@ DEFAULT_RATES = {
     # writes a row, and a script following thousands would fill tables and the followed's pages.
     "follow": (30, 300),  # follow and unfollow
     "block": (20, 300),  # block and unblock
+    # Challenges, per account (games/web/challenge_views.py): each one shows on another player's
+    # every page, so a flood is a nuisance to them; a person challenges a few friends a minute.
+    "challenge": (10, 300),
+    "challenge_answer": (30, 300),  # accept, decline, withdraw: a few presses a challenge
 }
 
 

@@ -23,4 +23,5 @@ urlpatterns = [
     path("", include("games.web.tables_urls")),
     path("", include("games.web.pages_urls")),
     path("", include("games.web.live_now_urls")),
+    path("", include("games.web.challenge_urls")),
 ]
