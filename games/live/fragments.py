@@ -140,16 +140,27 @@ def live_board(
     variants = _variants(game, seats, vp)
     found: dict[str, str] = {}
     for name, variant in variants.items():
+        if variant is None:  # a region this game shows nobody now: empty
+            found[name] = f'<div id="live-{name}" class="live-region"></div>'
+            continue
         if notice and name == "message":
             continue  # a refusal's notice is one answer's, never kept
         html = _cached(_region_key(game.pk, name, variant), tag, shows)
         if html is not None:
             found[name] = html
     if len(found) < len(variants):
-        context = live_context(game, seats, vp, connected, names=names, outcomes=outcomes)
+        context = live_context(
+            game,
+            seats,
+            vp,
+            connected,
+            names=names,
+            outcomes=outcomes,
+            with_board="board" not in found,
+        )
         context["notice"] = notice
         for name, variant in variants.items():
-            if name in found:
+            if name in found or variant is None:
                 continue
             if name == "log":
                 context["log_items"] = log_items(context["log"])
@@ -158,7 +169,8 @@ def live_board(
             if not (notice and name == "message"):
                 _keep(_region_key(game.pk, name, variant), tag, shows, html)
     if not notice:
-        _keep(_viewpoint_key(game.pk, vp), tag, shows, "\n".join(variants.values()))
+        index = "\n".join("-" if v is None else f"={v}" for v in variants.values())
+        _keep(_viewpoint_key(game.pk, vp), tag, shows, index)
     return LiveBoard(game.version, found[HEAD], {name: found[name] for name in REGIONS})
 
 
@@ -175,32 +187,37 @@ def shared_board(game_id: str, vp: Viewpoint, event: dict) -> LiveBoard | None:
     shows, variants = index[1], index[2].split("\n")
     found = {}
     for name, variant in zip((HEAD, *REGIONS), variants, strict=True):
-        html = _cached(_region_key(game_id, name, variant), tag, shows)
+        if variant == "-":
+            found[name] = f'<div id="live-{name}" class="live-region"></div>'
+            continue
+        html = _cached(_region_key(game_id, name, variant[1:]), tag, shows)
         if html is None:
             return None
         found[name] = html
     return LiveBoard(version, found[HEAD], {name: found[name] for name in REGIONS})
 
 
-def _variants(game: Game, seats: list[Seat], vp: Viewpoint) -> dict[str, str]:
+def _variants(game: Game, seats: list[Seat], vp: Viewpoint) -> dict[str, str | None]:
     """For the head and each region, what of the viewpoint it depends on ("": nothing, the same for
-    every viewer), in the page's order."""
+    every viewer; None: the region is empty now, for everyone or this viewer, as its template's
+    condition says), in the page's order."""
     status = game.status
-    playing = status == Game.Status.PLAYING
+    is_open, playing = status == Game.Status.OPEN, status == Game.Status.PLAYING
     my_turn = False
     if playing and vp.seats:
         turn = actions.turn_seat(game, seats, actions.engine_state(game))
         my_turn = turn is not None and turn.index in vp.seats
+    controls = vp.is_player and status not in (Game.Status.OPEN, Game.Status.ABANDONED)
     return {
         HEAD: vp.key,
         "board": "turn" if my_turn else "",  # the tokens the one to play may move
-        "message": vp.key if status == Game.Status.OPEN else "",  # the host's first message
+        "message": vp.key if is_open else "",  # the host's first message
         "players": ",".join(map(str, vp.seats)) + (":owner" if vp.key == "owner" else ""),
-        "lobby": vp.key if status == Game.Status.OPEN else "",
-        "dice": vp.key if playing else "",
-        "clock": vp.key if playing else "",
-        "result": vp.key if game.is_over else "",
-        "controls": vp.key if vp.is_player else "",
+        "lobby": vp.key if is_open else None,
+        "dice": vp.key if playing else None,
+        "clock": vp.key if playing and actions.is_timed(game) else None,
+        "result": vp.key if game.is_over else None,
+        "controls": vp.key if controls else None,
         "log": "",
         "fair": vp.key if vp.is_player and game.nonce == 0 and not game.is_over else "",
     }

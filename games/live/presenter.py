@@ -98,6 +98,7 @@ def live_context(
     *,
     names: dict[int, str] | None = None,
     outcomes: dict[int, Outcome] | None = None,
+    with_board: bool = True,
 ) -> dict[str, Any]:
     state = None
     if game.status != Game.Status.OPEN:
@@ -119,13 +120,15 @@ def live_context(
     if names is None:
         names = display_names(game, seats, history)
     options_by_token, targets = _move_options(state, mine_legal)
-    board = board_context(
-        tokens,
-        ruleset=game.ruleset,
-        movable={(m.colour, m.index) for m in mine_legal},
-        targets=targets,
-        last_moved=history.last_token,
-    )
+    board = {}
+    if with_board:  # (the board's drawing, not needed where its region is kept already)
+        board = board_context(
+            tokens,
+            ruleset=game.ruleset,
+            movable={(m.colour, m.index) for m in mine_legal},
+            targets=targets,
+            last_moved=history.last_token,
+        )
     token_buttons = []
     if my_turn and turn is not None:
         token_buttons = _token_buttons(seats, turn, tokens, options_by_token)
