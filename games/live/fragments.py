@@ -69,7 +69,7 @@ class LiveBoard:
             "head": mark_safe(self.head),  # noqa: S308  rendered by our templates, escaped there
             "regions": {k: mark_safe(v) for k, v in self.regions.items()},  # noqa: S308  likewise
         }
-        html = render_to_string("games/_live.html", context)
+        html: str = render_to_string("games/_live.html", context)
         if oob:
             html = html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
         return html

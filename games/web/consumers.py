@@ -335,7 +335,9 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await db_call(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
             await broadcast.presence_changed(self.channel_layer, self.game_id)
 
-    async def _send_board(self, force: bool = True, notice: str = "", have: int | None = None) -> None:
+    async def _send_board(
+        self, force: bool = True, notice: str = "", have: int | None = None
+    ) -> None:
         """Send the whole current board unless the page has it (what this socket sent, or on a
         resync the version the page says it shows)."""
         if have is not None:

@@ -17,7 +17,6 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.test.signals import template_rendered
 
-from games import actions
 from games.core import caches, presence, selectors
 from games.core.actors import Actor
 from games.live.fragments import REGIONS, live_board
@@ -116,7 +115,9 @@ def _fresh_regions(game_id: str, user, key: str) -> dict[str, str]:
 def _as_shown(region: str) -> str:
     """A region as the page holds it: without the push's swap marker, with the ground it kept."""
     region = region.replace(' hx-swap-oob="morph"', "", 1)
-    kept = re.search(r'<g id="board-ground" data-ground="([0-9a-f]+)" hx-preserve="true"></g>', region)
+    kept = re.search(
+        r'<g id="board-ground" data-ground="([0-9a-f]+)" hx-preserve="true"></g>', region
+    )
     if kept:
         region = region.replace(kept.group(0), caches.GROUNDS[kept.group(1)], 1)
     return region
