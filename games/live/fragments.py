@@ -157,6 +157,7 @@ def live_board(
             names=names,
             outcomes=outcomes,
             with_board="board" not in found,
+            with_log="log" not in found,
         )
         context["notice"] = notice
         for name, variant in variants.items():
