@@ -277,9 +277,13 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         if version <= self.sent_version:
             return  # this page has it already
         if event.get("skip") == self.channel_name:
-            # The POST answer that caused it carried this board, whole: what the page shows now.
-            board = await self._board_for(event, version, seen)
-            if board is not None and board.version == version:
+            # The POST answer that caused it carried this board, whole: what the page shows now, as
+            # this process rendered it for the answer (or another socket); if it did not (the answer
+            # came from another process), nothing is rendered for it: the next push has every region.
+            board = None
+            if self.viewpoint is not None and event.get("status") != Game.Status.OPEN:
+                board = shared_board(self.game_id, self.viewpoint, event)
+            if board is not None:
                 self._sent_whole(board)
             else:
                 self.sent_version, self.shown = version, {}
