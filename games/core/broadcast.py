@@ -2,10 +2,13 @@
 group, sent through the site's one sender (ludopat/push.py).
 
 Actions queue these with `transaction.on_commit`; consumers call the async forms. Each event names what
-changed and carries no HTML: every consumer renders its own viewer's fragment, and a new version's
-event carries the board's stamp (games.core.stamp, the render's own) so that connections of one
-viewpoint share one rendering (games.live.fragments). A push that fails is logged, never raised: the
-change is saved, and a viewer whose page missed a version sees the gap and resyncs.
+changed and carries no HTML: every consumer sends its page the regions of its viewer's board that
+changed (games.live.fragments.delta). A new version's event carries the board's stamp
+(games.core.stamp, the render's own) so that the regions are rendered once per version and process
+(per variant of the viewpoint where they differ), and every event that changes what a board shows
+carries who is present (`here`), read once by the sender, never by each socket. A push that fails is
+logged, never raised: the change is saved, and a viewer whose page missed a version sees the gap
+(the next push moves from a version it doesn't show) and asks for the whole board.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from channels.layers import BaseChannelLayer
 
 from ludopat import metrics, push
+from ludopat.worker_threads import db_call
 
 from . import presence
 from .stamp import Board, board_stamp
@@ -51,11 +55,13 @@ _answering: ContextVar[Answer | None] = ContextVar("answering", default=None)
 
 @contextmanager
 def answering(socket_name: str) -> Iterator[Answer]:
-    """While an action runs for a POST from the page whose socket is `socket_name`."""
+    """While an action runs for a POST from the page whose socket is `socket_name`: presence is read
+    once for the action, its push and its answer (games.core.presence.read_once)."""
     answer = Answer(socket_name[:200] if isinstance(socket_name, str) else "")
     token = _answering.set(answer)
     try:
-        yield answer
+        with presence.read_once():
+            yield answer
     finally:
         _answering.reset(token)
 
@@ -114,32 +120,47 @@ def chat_hidden(game_id: str, message_id: int) -> None:
 
 def board_refreshed(game_id: str) -> None:
     """Something a board shows changed without a new version of its game (the rematch offered from a
-    finished staked game was withdrawn or joined): every viewer gets its board again."""
-    _send(game_id, presence_event())
+    finished staked game was withdrawn or joined): every viewer gets the regions that show it."""
+    _send(game_id, presence_event(here=_here(game_id)))
 
 
-def presence_event(skip: str = "") -> dict[str, Any]:
-    """Someone connected or left: the players' cards show who is here (no new version)."""
-    return {"type": "game.update", "version": -1, "presence": True, "skip": skip}
+def presence_event(skip: str = "", here: list[int] | None = None) -> dict[str, Any]:
+    """Someone connected or left, or the board changed without a new version: each viewer's page gets
+    the regions that changed (the players' cards show who is here). `here`: the seats present, read
+    once by the sender for every socket (None: unreadable, each socket reads it)."""
+    event: dict[str, Any] = {"type": "game.update", "version": -1, "presence": True, "skip": skip}
+    if here is not None:
+        event["here"] = here
+    return event
 
 
 async def presence_changed(layer: BaseChannelLayer, game_id: str, skip: str = "") -> None:
     """The async form for consumers, which hold their channel layer; `skip` is the connection that
     came (it knows it is here)."""
+    here = await db_call(_here)(game_id)
     await push.send_async(
-        group_name(game_id), presence_event(skip), about=f"game {game_id}", layer=layer
+        group_name(game_id), presence_event(skip, here), about=f"game {game_id}", layer=layer
     )
 
 
 def presence_lapsed(game_id: str) -> None:
     """The grace of a closed page is over (games.core.presence): the players' cards show who is here."""
-    _send(game_id, presence_event())
+    _send(game_id, presence_event(here=_here(game_id)))
 
 
 def names_changed(game_id: str) -> None:
     """A player of the game was renamed: every viewer gets the board and the chat afresh (the names
     are read anew; no new version)."""
-    _send(game_id, {**presence_event(), "names": True})
+    _send(game_id, {**presence_event(here=_here(game_id)), "names": True})
+
+
+def _here(game_id: str) -> list[int] | None:
+    """Who is present, read once for every socket of the push (None if unreadable)."""
+    try:
+        return sorted(presence.connected_seats(game_id))
+    except Exception:  # unreadable: each connection reads it for itself
+        log.exception("could not read the presence of game %s", game_id)
+        return None
 
 
 def _send(game_id: str, event: dict[str, Any]) -> bool:

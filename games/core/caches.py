@@ -29,7 +29,7 @@ a cache impossible to get wrong, and every cache of the process follows them:
 |           |                          |                                         | computed it, or of a replay   |
 | HISTORIES | (game, round, version)   | History (last token, roll, log, kept    | on commit of the render's read|
 |           |                          | rounds)                                 | (games.live.history)          |
-| FRAGMENTS | "live:{game}:{viewpoint}"| (tag, names tag, HTML): newest only     | on commit of the render       |
+| FRAGMENTS | "live:{game}:{region}:{variant}", "live:{game}:vp:{viewpoint}" | (tag, names tag, HTML or the variants): newest only | on commit of the render |
 | GROUNDS   | the ground's key         | a board's ground (SVG): the same for    | when first drawn (a pure      |
 |           |                          | every board of a layout                 | function of the layout)       |
 | STEPS     | (game, version)          | Step: the roll or move that made it     | on commit of that action      |
@@ -90,9 +90,11 @@ class Step:
 # renders of the version there take the history one step on without reading the action back.
 STEPS: Recent[tuple[str, int], Step] = Recent(2048)
 
-# (game, viewpoint) fragments: about 30 KB each, so at most some 30 MB. Only the newest of each is read
-# again (a new version replaces the last), each with its tag and the tag of the names it shows.
-FRAGMENTS: Recent[str, tuple[str, str, str]] = Recent(1000)
+# A board's regions per (game, region, variant of the viewpoint), and per (game, viewpoint) the variants
+# its last board was made of (games.live.fragments): a region is a few KB (the board's, without its
+# ground, about 10), some 12 per game, so at most some 40 MB. Only the newest of each is read again (a
+# new version replaces the last), each with its tag and the tag of the names it shows.
+FRAGMENTS: Recent[str, tuple[str, str, str]] = Recent(12000)
 
 # Each board's ground (the yards, squares and centre under the tokens) by its key, as the boards carry
 # it: a push to a page that shows that ground already carries an empty placeholder instead

@@ -13,6 +13,11 @@ request presence is forgotten (the 30 s are for players without a socket). Once 
 seat is away, for its opponents' boards, for the rooms that wait for absent people and for the timers
 alike; a task queued at the close pushes the change to the game's viewers then.
 
+An action reads who is present once (`read_once`, around the action, its push and its answer): the
+action's own checks (a friends room waits for absent people, a timer for a disconnected player), the
+push's stamp and every render of its version take that one read. A write of the game's presence in
+the meantime (a seat seen acting, a socket closing) forgets it.
+
 If Redis can't be reached, every seat counts as present: nobody is waited for and no seat is handed to
 the computer for being "absent" while the site merely can't see who is here.
 """
@@ -21,7 +26,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, cast
 
 import redis
@@ -41,6 +48,26 @@ REQUEST = "request"
 CLOSED = "closed"
 
 log = logging.getLogger(__name__)
+
+
+# While an action runs (read_once): the presence read of each game so far, by game id.
+_read: ContextVar[dict[str, frozenset[int]] | None] = ContextVar("presence_read", default=None)
+
+
+@contextmanager
+def read_once() -> Iterator[None]:
+    """Within: `connected_seats` reads each game's presence at most once (a write forgets it)."""
+    token = _read.set({})
+    try:
+        yield
+    finally:
+        _read.reset(token)
+
+
+def _forget(game_id: str) -> None:
+    read = _read.get()
+    if read is not None:
+        read.pop(game_id, None)
 
 
 def _now() -> float:
@@ -80,6 +107,7 @@ def seated(game_id: str, seat_ids: Collection[int]) -> None:
 
 
 def _add(game_id: str, members: dict[str, float]) -> None:
+    _forget(game_id)
     now = _now()
     pipe = client().pipeline()
     pipe.zadd(_key(game_id), members)
@@ -96,6 +124,7 @@ def drop(game_id: str, seat_ids: Collection[int], channel: str) -> set[int]:
     count as present for `closed_grace()` seconds more, then the game's viewers are told)."""
     if not seat_ids:
         return set()
+    _forget(game_id)
     try:
         client().zrem(_key(game_id), *[f"{sid}\n{channel}" for sid in seat_ids])
         members = _live_members(game_id)
@@ -129,14 +158,21 @@ def _tell_when_away(game_id: str) -> None:
 
 
 def connected_seats(game_id: str) -> set[int]:
-    """Seat ids present now (every seat of the game if Redis can't be reached)."""
+    """Seat ids present now (every seat of the game if Redis can't be reached); within `read_once`,
+    as first read there."""
+    read = _read.get()
+    if read is not None and game_id in read:
+        return set(read[game_id])
     try:
-        return {sid for sid, _ in _live_members(game_id)}
+        found = {sid for sid, _ in _live_members(game_id)}
     except redis.RedisError as error:
         log.warning(
             "presence unreachable (%s): every seat of game %s counts as present", error, game_id
         )
         return every_seat(game_id)
+    if read is not None:
+        read[game_id] = frozenset(found)
+    return found
 
 
 def every_seat(game_id: str) -> set[int]:

@@ -1,7 +1,8 @@
 """What a viewer's board fragment depends on, stamped in one place for the push and the render alike.
 
-A socket given a push takes the board another socket of its viewpoint rendered in this process only
-if the push's stamp is the one the render kept it under, so both come from `board_stamp`: the round
+A socket given a push takes the regions of its board that this process rendered already (for another
+socket of its viewpoint, or of any viewpoint where a region is the same for all) only if the push's
+stamp is the one the render kept them under, so both come from `board_stamp`: the round
 and version, who is present, the deadline (it moves without a new version), and a finished staked
 game's rematch offer (offered, withdrawn or joined: its board shows it, its version doesn't).
 

@@ -1,28 +1,36 @@
-"""The HTML the game page is sent: the #game-live fragment of a viewpoint (rendered once per version and
-presence in each process, however many of its connections show it), the chat's pieces (the whole log, a
-new message, a hidden one), and the small pieces a socket sends besides (its name, a toast).
+"""The HTML the game page is sent: the live board of a viewpoint, as a whole (`#game-live`, the page's
+and a POST's answer, a resync) or as a push of its regions that changed; the chat's pieces (the whole
+log, a new message, a hidden one), and the small pieces a socket sends besides (its name, a toast).
 
-The fragments are kept in the process (games.core.caches.FRAGMENTS), one per (game, viewpoint), under
-the stamps of what they were rendered from (games.core.stamp, the push's too); only the newest is ever read again, so a new version replaces the last.
-They used to be shared through Redis, but a fragment is about 30 KB: writing every one and reading it
-back cost more than the renders it saved (in a two-player game most viewpoints are shown by one
-connection), and a process renders a viewpoint at most once per version anyway.
+The board is cut into regions (templates/games/live/_<region>.html, each a `div#live-<region>`): what
+every viewer sees alike (the board for all but the one to play, the message line, the log, fair dice)
+is rendered once per version and process whatever the number of viewpoints, and what differs per
+viewer (the players' cards, the dice panel with Roll and the token buttons, the buttons, the opening
+tag of `#game-live` with whose turn it is) is rendered per viewpoint, small. `games/_live.html` only
+puts the regions together: rendered for a whole board (a page, a POST's answer, a resync), never for a
+push. A push (`delta`) is the opening tag of `#game-live` with the version the page must show
+(`data-from`) and the one it moves to, then every region whose HTML differs from what that socket
+sent its page, each an out-of-band morph; static/js/game.js applies it only to a page showing
+`data-from`, else asks for the whole board.
 
-The names a fragment shows are part of what it is stamped with: the move log and the message line name
-accounts by reference (games.core.narration), filled in from the accounts as read for the render, so a
-rename, committed in any process, changes the tag and a board rendered before it is never served after.
-So do the points a finished round counted, read from the stored results: a moderator's void of them
-changes the board but not the game's version.
+The regions are kept in the process (games.core.caches.FRAGMENTS), one per (game, region, variant:
+what of the viewpoint the region depends on), under the stamps of what they were rendered from
+(games.core.stamp, the push's too); only the newest is ever read again, so a new version replaces the
+last. The names a region shows and the points a finished round counted are in its stamps too: a
+rename or a moderator's void changes the board but not the game's version.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from html import escape
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
+from .. import actions
 from ..core import caches, presence
 from ..core.actors import Actor
 from ..core.stamp import Board, board_stamp, shown_stamp
@@ -30,6 +38,72 @@ from ..models import ChatMessage, Game, Seat
 from .history import display_names, history_of
 from .presenter import chat_context, finished_outcomes, live_context
 from .viewpoint import Viewpoint
+
+# The board's regions in the page's order (each templates/games/live/_<name>.html, a div#live-<name>).
+REGIONS = (
+    "board",
+    "message",
+    "players",
+    "lobby",
+    "dice",
+    "clock",
+    "result",
+    "controls",
+    "log",
+    "fair",
+)
+HEAD = "head"  # the opening tag of #game-live (templates/games/live/_head.html)
+
+
+@dataclass(frozen=True)
+class LiveBoard:
+    """One viewpoint's board at one version: the opening tag of #game-live and the regions' HTML."""
+
+    version: int
+    head: str
+    regions: Mapping[str, str]
+
+    def whole(self, oob: bool = False) -> str:
+        """The #game-live fragment (with hx-swap-oob for a WebSocket push): the one full-board render."""
+        context = {
+            "head": mark_safe(self.head),  # noqa: S308  rendered by our templates, escaped there
+            "regions": {k: mark_safe(v) for k, v in self.regions.items()},  # noqa: S308  likewise
+        }
+        html: str = render_to_string("games/_live.html", context)
+        if oob:
+            html = html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
+        return html
+
+    def marks(self) -> dict[str, int]:
+        """What the page shows of each region once sent this board (compared by `delta`)."""
+        return {name: hash(html) for name, html in self.regions.items()}
+
+
+def delta(
+    board: LiveBoard, since: int, shown: Mapping[str, int], shown_ground: str | None
+) -> tuple[str, dict[str, int]]:
+    """The push that takes a page showing version `since`, with the regions `shown` (`LiveBoard.marks`
+    of what it was sent) and the ground `shown_ground`, to `board`; and the page's marks after it.
+    "" when nothing would change. The board's ground goes as an empty placeholder when the page
+    shows it (`for_page_showing`)."""
+    marks = board.marks()
+    parts = []
+    for name, html in board.regions.items():
+        if shown.get(name) == marks[name]:
+            continue
+        if name == "board":
+            html = for_page_showing(html, shown_ground)
+        wrapper = f'<div id="live-{name}" class="live-region"'
+        parts.append(html.replace(wrapper, f'{wrapper} hx-swap-oob="morph"', 1))
+    if not parts and board.version == since:
+        return "", marks
+    head = board.head.replace(
+        '<div id="game-live"', f'<div id="game-live" hx-swap-oob="none" data-from="{since}"', 1
+    )
+    return head + "</div>" + "".join(parts), marks
+
+
+DELTA_START = '<div id="game-live" hx-swap-oob="none" data-from="'
 
 
 def render_live(
@@ -41,26 +115,113 @@ def render_live(
     seats: list[Seat] | None = None,
     connected: frozenset[int] | None = None,
 ) -> str:
-    """The #game-live fragment for `vp` (with hx-swap-oob for a WebSocket push); `connected`: the
-    seats present, where a push has read them already."""
+    """The whole #game-live fragment for `vp` (with hx-swap-oob for a WebSocket push); `connected`:
+    the seats present, where a push has read them already."""
+    board = live_board(game, vp, notice=notice, seats=seats, connected=connected)
+    return board.whole(oob)
+
+
+def live_board(
+    game: Game,
+    vp: Viewpoint,
+    *,
+    notice: str = "",
+    seats: list[Seat] | None = None,
+    connected: frozenset[int] | None = None,
+) -> LiveBoard:
+    """The regions of `vp`'s board, each taken from the process's cache if rendered under the same
+    stamps (for this viewpoint or another with the same variant of it), else rendered and kept."""
     seats = seats if seats is not None else list(game.seats.select_related("user"))
     if connected is None:
         connected = frozenset(presence.connected_seats(game.pk))
     names = display_names(game, seats, history_of(game))
     outcomes = finished_outcomes(game)
-    key, tag = _cache_key(game.pk, vp), board_stamp(Board.of(game), connected)
-    shows = shown_stamp(seats, names, outcomes)
-    html = None if notice else _cached(key, tag, shows)
-    if html is None:
-        context = live_context(game, seats, vp, connected, names=names, outcomes=outcomes)
+    tag, shows = board_stamp(Board.of(game), connected), shown_stamp(seats, names, outcomes)
+    variants = _variants(game, seats, vp)
+    found: dict[str, str] = {}
+    for name, variant in variants.items():
+        if variant is None:  # a region this game shows nobody now: empty
+            found[name] = f'<div id="live-{name}" class="live-region"></div>'
+            continue
+        if notice and name == "message":
+            continue  # a refusal's notice is one answer's, never kept
+        html = _cached(_region_key(game.pk, name, variant), tag, shows)
+        if html is not None:
+            found[name] = html
+    if len(found) < len(variants):
+        context = live_context(
+            game,
+            seats,
+            vp,
+            connected,
+            names=names,
+            outcomes=outcomes,
+            with_board="board" not in found,
+            with_log="log" not in found,
+        )
         context["notice"] = notice
-        context["log_items"] = log_items(context["log"])
-        html = render_to_string("games/_live.html", context)
-        if not notice:
-            _keep(key, tag, shows, html)
-    if oob:
-        html = html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
-    return html
+        for name, variant in variants.items():
+            if name in found or variant is None:
+                continue
+            if name == "log":
+                context["log_items"] = log_items(context["log"])
+            html = render_to_string(f"games/live/_{name}.html", context)
+            found[name] = html
+            if not (notice and name == "message"):
+                _keep(_region_key(game.pk, name, variant), tag, shows, html)
+    if not notice:
+        index = "\n".join("-" if v is None else f"={v}" for v in variants.values())
+        _keep(_viewpoint_key(game.pk, vp), tag, shows, index)
+    return LiveBoard(game.version, found[HEAD], {name: found[name] for name in REGIONS})
+
+
+def shared_board(game_id: str, vp: Viewpoint, event: dict) -> LiveBoard | None:
+    """`vp`'s board for a push, if every region of it was rendered in this process under the push's
+    stamp (None: render it). No query: the push's stamp says what the board depends on, and the
+    variants are those `vp`'s last board was made of under that very stamp."""
+    tag, version = event.get("tag"), event.get("version")
+    if not tag or not isinstance(version, int):
+        return None
+    index = caches.FRAGMENTS.get(_viewpoint_key(game_id, vp))
+    if index is None or index[0] != tag:
+        return None
+    shows, variants = index[1], index[2].split("\n")
+    found = {}
+    for name, variant in zip((HEAD, *REGIONS), variants, strict=True):
+        if variant == "-":
+            found[name] = f'<div id="live-{name}" class="live-region"></div>'
+            continue
+        html = _cached(_region_key(game_id, name, variant[1:]), tag, shows)
+        if html is None:
+            return None
+        found[name] = html
+    return LiveBoard(version, found[HEAD], {name: found[name] for name in REGIONS})
+
+
+def _variants(game: Game, seats: list[Seat], vp: Viewpoint) -> dict[str, str | None]:
+    """For the head and each region, what of the viewpoint it depends on ("": nothing, the same for
+    every viewer; None: the region is empty now, for everyone or this viewer, as its template's
+    condition says), in the page's order."""
+    status = game.status
+    is_open, playing = status == Game.Status.OPEN, status == Game.Status.PLAYING
+    my_turn = False
+    if playing and vp.seats:
+        turn = actions.turn_seat(game, seats, actions.engine_state(game))
+        my_turn = turn is not None and turn.index in vp.seats
+    controls = vp.is_player and status not in (Game.Status.OPEN, Game.Status.ABANDONED)
+    return {
+        HEAD: vp.key,
+        "board": "turn" if my_turn else "",  # the tokens the one to play may move
+        "message": vp.key if is_open else "",  # the host's first message
+        "players": ",".join(map(str, vp.seats)) + (":owner" if vp.key == "owner" else ""),
+        "lobby": vp.key if is_open else None,
+        "dice": vp.key if playing else None,
+        "clock": vp.key if playing and actions.is_timed(game) else None,
+        "result": vp.key if game.is_over else None,
+        "controls": vp.key if controls else None,
+        "log": "",
+        "fair": vp.key if vp.is_player and game.nonce == 0 and not game.is_over else "",
+    }
 
 
 _GROUND = re.compile(r'<g id="board-ground" data-ground="([0-9a-f]+)">')
@@ -96,22 +257,14 @@ def log_items(log: list[tuple[int, str, str]]) -> SafeString:
     return mark_safe("".join(items))  # noqa: S308  each kind and text escaped
 
 
-def shared_fragment(game_id: str, vp: Viewpoint, event: dict) -> str | None:
-    """The fragment another connection with viewpoint `vp` rendered for this push, if any (with the
-    names as they were read for this version: a rename since is pushed after it, and every connection
-    then renders afresh)."""
-    tag = event.get("tag")
-    if not tag:
-        return None
-    html = _cached(_cache_key(game_id, vp), tag)
-    if html is None:
-        return None
-    return html.replace('id="game-live"', 'id="game-live" hx-swap-oob="true"', 1)
+def _region_key(game_id: str, region: str, variant: str) -> str:
+    """One key per game, region and variant: each new version overwrites the last one's."""
+    return f"live:{game_id}:{region}:{variant}"
 
 
-def _cache_key(game_id: str, vp: Viewpoint) -> str:
-    """One key per game and viewpoint: each new version overwrites the fragment of the last."""
-    return f"live:{game_id}:{vp.key}"
+def _viewpoint_key(game_id: str, vp: Viewpoint) -> str:
+    """What `vp`'s last board was made of: its regions' variants (for `shared_board`)."""
+    return f"live:{game_id}:vp:{vp.key}"
 
 
 def _cached(key: str, tag: str, names: str | None = None) -> str | None:

@@ -98,6 +98,8 @@ def live_context(
     *,
     names: dict[int, str] | None = None,
     outcomes: dict[int, Outcome] | None = None,
+    with_board: bool = True,
+    with_log: bool = True,
 ) -> dict[str, Any]:
     state = None
     if game.status != Game.Status.OPEN:
@@ -119,13 +121,15 @@ def live_context(
     if names is None:
         names = display_names(game, seats, history)
     options_by_token, targets = _move_options(state, mine_legal)
-    board = board_context(
-        tokens,
-        ruleset=game.ruleset,
-        movable={(m.colour, m.index) for m in mine_legal},
-        targets=targets,
-        last_moved=history.last_token,
-    )
+    board = {}
+    if with_board:  # (the board's drawing, not needed where its region is kept already)
+        board = board_context(
+            tokens,
+            ruleset=game.ruleset,
+            movable={(m.colour, m.index) for m in mine_legal},
+            targets=targets,
+            last_moved=history.last_token,
+        )
     token_buttons = []
     if my_turn and turn is not None:
         token_buttons = _token_buttons(seats, turn, tokens, options_by_token)
@@ -162,7 +166,10 @@ def live_context(
         "waiting": waiting,
         "waiting_names": ", ".join(s.display_name for s in waiting),
         "handover": _handover(game, vp, waiting),
-        "log": [(seq, kind, shown(text, names)) for seq, kind, text in history.log],
+        # (the log's forty sentences named anew, only where its region is not kept already)
+        "log": [(seq, kind, shown(text, names)) for seq, kind, text in history.log]
+        if with_log
+        else [],
         "message": shown(game.message, names),
         # The room's first message speaks to its host: a guest's page says what they wait for instead.
         "host_message": game.status == Game.Status.OPEN and game.message == setup.INVITE_HINT,
@@ -281,6 +288,7 @@ _URL_NAMES = {
     "leave": "game_leave",
     "record": "game_record",
     "page": "game",
+    "live": "game_live",
 }
 
 

@@ -1,9 +1,12 @@
 """The game's WebSocket: one consumer per open page, in the game's group.
 
-On every `game.update` it sends its viewer the live fragment for that viewer's viewpoint (rendered once
-per version and viewpoint, shared through the cache). On connect, and whenever the client asks
-(`{"resync": <version>}`), it sends the whole board, so a client that missed versions catches up. Actions
-sent with htmx's `ws-send` go through the same `commands.run` as the POST views.
+On every `game.update` it sends its viewer the regions of its board that changed since what it last
+sent the page (games.live.fragments.delta: the regions rendered once per version, process and variant
+of the viewpoint, shared through the cache), with the version they move from; a page that shows
+another version asks for the whole board. On connect, and whenever the client asks
+(`{"resync": <version>}`), it sends the whole board if the page is behind, so a client that missed
+versions catches up. Actions sent with htmx's `ws-send` go through the same `commands.run` as the POST
+views, reading presence once (games.core.presence.read_once).
 """
 
 from __future__ import annotations
@@ -29,15 +32,17 @@ from ..core import actors, broadcast, presence, selectors
 from ..core.broadcast import group_name
 from ..core.errors import Banned
 from ..live.fragments import (
+    LiveBoard,
+    delta,
     for_page_showing,
     ground_of,
+    live_board,
     render_chat_hidden,
     render_chat_log,
     render_chat_message,
-    render_live,
     render_socket_name,
     render_toast,
-    shared_fragment,
+    shared_board,
 )
 from ..live.viewpoint import Viewpoint, viewpoint_for
 from ..models import ChatMessage, Game
@@ -98,6 +103,9 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         # The board's ground this socket last sent its page in full: later boards with the same ground
         # go without it (games.live.fragments.for_page_showing); a resync gets it again.
         self.ground_sent: str | None = None
+        # What the page shows of each region of the board, as this socket sent it (LiveBoard.marks):
+        # a push carries the regions that differ. Empty: unknown, every region goes.
+        self.shown: dict[str, int] = {}
         # Seats are taken only while the room is open: once this page has seen the game past that,
         # who it is never changes, and updates need not ask the database again.
         self.seats_settled = False
@@ -191,7 +199,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             return
         try:
             with metrics.timing_action(frame.action, via="socket"):  # until its push
-                await db_call(commands.run)(frame.action, self.game_id, self.actor, frame.fields)
+                await db_call(_run)(frame.action, self.game_id, self.actor, frame.fields)
         except Banned as error:
             # The ban's own close message did not reach this socket (lost, or it came before the
             # socket joined the account's group): the page is told why, then closed for good.
@@ -262,9 +270,11 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         return render_chat_log(game, seats, self.actor)
 
     async def game_update(self, event: dict[str, Any]) -> None:
-        if event.get("presence"):
+        here = event.get("here")
+        seen = frozenset(here) if here is not None else None
+        if event.get("presence"):  # no new version: the regions that show it (who is here, names)
             if event.get("skip") != self.channel_name:
-                await self._send_board(force=True)
+                await self._push(here=seen)
             if event.get("names"):  # a player was renamed: the chat shows the new name too
                 await self._send_chat_log()
             return
@@ -272,31 +282,59 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         if version <= self.sent_version:
             return  # this page has it already
         if event.get("skip") == self.channel_name:
-            self.sent_version = version  # the POST answer that caused it carried this board
+            # The POST answer that caused it carried this board, whole: what the page shows now, as
+            # this process rendered it for the answer (or another socket); if it did not (the answer
+            # came from another process), nothing is rendered for it: the next push has every region.
+            board = None
+            if self.viewpoint is not None and event.get("status") != Game.Status.OPEN:
+                board = shared_board(self.game_id, self.viewpoint, event)
+            if board is not None:
+                self._sent_whole(board)
+            else:
+                self.sent_version, self.shown = version, {}
             return
         if not self.seat_ids and self.actor.is_authenticated and not self.seats_settled:
             await self._seated_since_connecting()
-        html = await self._shared_board(event)
-        if html is None:
-            here = event.get("here")
-            await self._send_board(
-                force=False, version=version, here=frozenset(here) if here is not None else None
-            )
+        await self._push(event, version, seen)
+
+    async def _push(
+        self,
+        event: dict[str, Any] | None = None,
+        version: int | None = None,
+        here: frozenset[int] | None = None,
+    ) -> None:
+        """The regions of the board that changed since what this socket sent its page, with the
+        version the page must show for them to apply (games.live.fragments.delta)."""
+        board = await self._board_for(event, version, here)
+        if board is None or board.version < self.sent_version:
             return
-        self.sent_version = version
-        await self._send_live(html)
+        frame, self.shown = delta(board, self.sent_version, self.shown, self.ground_sent)
+        if not frame:
+            return
+        self.sent_version = board.version
+        self.ground_sent = ground_of(board.regions["board"]) or self.ground_sent
+        await self.send(text_data=frame)
 
-    async def _send_live(self, html: str) -> None:
-        """A board, without its ground if this socket sent the page that very ground already."""
-        shown, self.ground_sent = self.ground_sent, ground_of(html)
-        await self.send(text_data=for_page_showing(html, shown))
+    async def _board_for(
+        self, event: dict[str, Any] | None, version: int | None, here: frozenset[int] | None
+    ) -> LiveBoard | None:
+        """This viewer's board at the push's version: shared without a query when this process
+        rendered its regions under the push's stamp already, else rendered here."""
+        if (
+            event is not None
+            and self.viewpoint is not None
+            and event.get("status") != Game.Status.OPEN  # seats still change: worked out afresh
+        ):
+            board = shared_board(self.game_id, self.viewpoint, event)
+            if board is not None:
+                return board
+        return await self._render(version=version, here=here)
 
-    async def _shared_board(self, event: dict[str, Any]) -> str | None:
-        """The board for this viewer from what the event says, without a database query when another
-        connection with the same viewpoint rendered it already (None: render it here)."""
-        if self.viewpoint is None or event.get("status") == Game.Status.OPEN:
-            return None  # seats still change: the viewpoint is worked out afresh
-        return await db_call(shared_fragment)(self.game_id, self.viewpoint, event)
+    def _sent_whole(self, board: LiveBoard) -> None:
+        """The page got `board` whole (the ground included, or kept as the page's own)."""
+        self.sent_version = board.version
+        self.shown = board.marks()
+        self.ground_sent = ground_of(board.regions["board"])
 
     async def _seated_since_connecting(self) -> None:
         """A viewer who took a seat on this page (the join button) is now a connected player: others
@@ -307,48 +345,47 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await broadcast.presence_changed(self.channel_layer, self.game_id)
 
     async def _send_board(
-        self,
-        force: bool = True,
-        notice: str = "",
-        have: int | None = None,
-        version: int | None = None,
-        here: frozenset[int] | None = None,
+        self, force: bool = True, notice: str = "", have: int | None = None
     ) -> None:
-        """Send the current board unless the page has it (what this socket sent, or on a resync the
-        version the page says it shows). `version`: the one a push announced, whose reading this
-        process's renders of it share; `here`: the seats present as that push read them."""
+        """Send the whole current board unless the page has it (what this socket sent, or on a
+        resync the version the page says it shows)."""
         if have is not None:
             self.sent_version = have
             self.ground_sent = None  # a resync: the whole board, ground and all
-        html, version = await self._render(notice, version, here)
-        if html is None:
+            self.shown = {}  # what the page shows is not known here: the next push has every region
+        board = await self._render(notice)
+        if board is None:
             return
-        if have is not None and have > version:
+        if have is not None and have > board.version:
             self.sent_version = -1  # a page can't be ahead of the game: it gets the real board
-        if not force and version <= self.sent_version:
+        if not force and board.version <= self.sent_version:
             return
-        self.sent_version = max(self.sent_version, version)
-        await self._send_live(html)
+        shown = self.ground_sent
+        self._sent_whole(board)
+        await self.send(text_data=for_page_showing(board.whole(oob=True), shown))
 
     @db_call
     def _render(
         self, notice: str = "", version: int | None = None, here: frozenset[int] | None = None
-    ) -> tuple[str | None, int]:
+    ) -> LiveBoard | None:
         if version is None:
             game, seats = selectors.game_and_seats(self.game_id)
         else:
             game, seats = selectors.game_and_seats_at(self.game_id, version)
         if game is None:
-            return None, -1
-        if game.version != version:
+            return None
+        if version is not None and game.version != version:
             here = None  # a newer version than the push's: its presence is read with it
         self.viewpoint = viewpoint_for(game, seats, self.actor)
-        html = render_live(
-            game, self.viewpoint, oob=True, seats=seats, notice=notice, connected=here
-        )
-        return html, game.version
+        return live_board(game, self.viewpoint, seats=seats, notice=notice, connected=here)
 
     async def _send_error(self, message: str, board: bool = False) -> None:
         await self.send(text_data=render_toast(message))
         if board:
             await self._send_board(force=True, notice=message)
+
+
+def _run(name: str, game_id: str, actor: actors.Actor, fields: dict[str, Any]) -> object:
+    """An action sent over the socket, reading who is present once for itself and its push."""
+    with presence.read_once():
+        return commands.run(name, game_id, actor, fields)

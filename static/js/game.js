@@ -1,7 +1,8 @@
 // The game page: picks and sends moves (click, drag, keys, token buttons), keeps the board on the newest
 // version (WebSocket pushes and POST answers may cross), animates tokens and dice, and announces turns.
-// Every new board is morphed into the one shown (idiomorph), never swapped whole: the focused control,
-// a half-typed field, an open panel and the scroll positions stay where the player left them.
+// Every new board, or the regions of it a push carries, is morphed into the one shown (idiomorph), never
+// swapped whole: the focused control, a half-typed field, an open panel and the scroll positions stay
+// where the player left them.
 (() => {
   "use strict";
   const page = document.querySelector(".game-page");
@@ -370,9 +371,48 @@
     const root = live();
     if (root?.dataset.liveUrl) htmx.ajax("GET", root.dataset.liveUrl, { source: root, target: root, swap: "morph" });
   }
+  // A push of the regions that changed (games/live/fragments.py: delta): the opening tag of #game-live,
+  // whose data-from names the version the page must show for the regions to apply and whose attributes
+  // (the new version, whose turn it is) replace the page's, then each region, an out-of-band morph.
+  // Checked here, before any region is swapped: older than the page's board, it is dropped; moving from
+  // a version the page doesn't show (it missed a push), or without the ground the page shows, the page
+  // asks for the whole board instead. Else the focus and the tokens' places are noted for every region
+  // swapped, as for a whole board, and afterUpdate (htmx:wsAfterMessage) restores and animates them.
+  const DELTA = '<div id="game-live" hx-swap-oob="none" data-from="';
+  const SKIPPED = new Set(["id", "hx-swap-oob", "data-from"]);
+  document.body.addEventListener("htmx:wsBeforeMessage", (event) => {
+    const text = event.detail.message;
+    if (typeof text !== "string" || !text.startsWith(DELTA)) return;
+    const root = live();
+    const holder = document.createElement("template");
+    holder.innerHTML = text.slice(0, text.indexOf(">") + 1) + "</div>";
+    const head = holder.content.firstElementChild;
+    const from = Number(head.dataset.from);
+    const to = incomingVersion(head);
+    const shown = version();
+    if (!root || from !== shown) {
+      event.preventDefault();
+      if (to > shown) wholeBoard(); // a push was missed: the whole board, never a partial one
+      return;
+    }
+    const kept = /data-ground="([0-9a-f]+)" hx-preserve/.exec(text);
+    if (kept && kept[1] !== document.getElementById("board-ground")?.dataset.ground) {
+      event.preventDefault();
+      wholeBoard();
+      return;
+    }
+    noteFocus();
+    rememberPositions();
+    for (const name of root.getAttributeNames()) {
+      if (!SKIPPED.has(name) && !head.hasAttribute(name)) root.removeAttribute(name);
+    }
+    for (const { name, value } of head.attributes) {
+      if (!SKIPPED.has(name) && root.getAttribute(name) !== value) root.setAttribute(name, value);
+    }
+  });
   document.body.addEventListener("htmx:oobBeforeSwap", (event) => {
     const incoming = event.detail.fragment?.firstElementChild;
-    if (!incoming || incoming.id !== "game-live") return;
+    if (!incoming || incoming.id !== "game-live" || incoming.hasAttribute("data-from")) return;
     if (incomingVersion(incoming) < version()) {
       event.detail.shouldSwap = false; // an older board than the one shown: ignore it
       return;
