@@ -109,6 +109,9 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         # Seats are taken only while the room is open: once this page has seen the game past that,
         # who it is never changes, and updates need not ask the database again.
         self.seats_settled = False
+        # A presence push met a version this socket had not sent (its page may have it from a POST's
+        # answer): it waits for that version's own push, which then brings who is here.
+        self.presence_due = False
         found = await self._identify()
         if not found:
             await self.close(code=REFUSED)
@@ -274,7 +277,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         seen = frozenset(here) if here is not None else None
         if event.get("presence"):  # no new version: the regions that show it (who is here, names)
             if event.get("skip") != self.channel_name:
-                await self._push(here=seen)
+                await self._push(here=seen, same_version=True)
             if event.get("names"):  # a player was renamed: the chat shows the new name too
                 await self._send_chat_log()
             return
@@ -292,21 +295,31 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
                 self._sent_whole(board)
             else:
                 self.sent_version, self.shown = version, {}
-            return
-        if not self.seat_ids and self.actor.is_authenticated and not self.seats_settled:
-            await self._seated_since_connecting()
-        await self._push(event, version, seen)
+        else:
+            if not self.seat_ids and self.actor.is_authenticated and not self.seats_settled:
+                await self._seated_since_connecting()
+            await self._push(event, version, seen)
+        if self.presence_due:
+            self.presence_due = False
+            await self._push()  # who is here now, if it changed since the version's push read it
 
     async def _push(
         self,
         event: dict[str, Any] | None = None,
         version: int | None = None,
         here: frozenset[int] | None = None,
+        same_version: bool = False,
     ) -> None:
         """The regions of the board that changed since what this socket sent its page, with the
-        version the page must show for them to apply (games.live.fragments.delta)."""
+        version the page must show for them to apply (games.live.fragments.delta). `same_version`:
+        a push that brings no version (presence): if the game moved past what this socket sent, its
+        page may hold the new version from a POST's answer, and sending it again would make the page
+        see a gap and ask for the whole board; the version's own push follows and brings presence."""
         board = await self._board_for(event, version, here)
         if board is None or board.version < self.sent_version:
+            return
+        if same_version and board.version > self.sent_version:
+            self.presence_due = True
             return
         frame, self.shown = delta(board, self.sent_version, self.shown, self.ground_sent)
         if not frame:

@@ -84,3 +84,44 @@ async def test_the_movers_post_answer_and_push_never_both_carry_a_version(django
     assert await boards(guest_ws) == [rolled]  # the other player gets it once
     await host_ws.disconnect()
     await guest_ws.disconnect()
+
+
+async def test_a_presence_push_between_the_movers_commit_and_its_push_sends_no_version_again(
+    django_user_model, monkeypatch
+):
+    """Someone's arrival pushed just after the mover's roll committed, before the roll's own push: the
+    mover's socket must not send the new version (the POST's answer has it; the page would see a gap
+    and ask for the whole board). Run alone, the guest's own arrival used to land there."""
+    from games.core import broadcast
+
+    game, host, guest, _nosy = await room(django_user_model)
+    host_session = await database_sync_to_async(session_for)(host, "key-h")
+    host_ws = await connect(game.pk, host_session, have=game.version)
+    guest_ws = await connect(
+        game.pk, await database_sync_to_async(session_for)(guest, "key-g"), have=game.version
+    )
+    name = await socket_name(host_ws)
+    await drain(host_ws)
+    await drain(guest_ws)
+
+    board_changed = broadcast.board_changed
+
+    def presence_first(*args, **kwargs):
+        broadcast._send(game.pk, broadcast.presence_event())
+        return board_changed(*args, **kwargs)
+
+    monkeypatch.setattr(broadcast, "board_changed", presence_first)
+    client = Client()
+    client.cookies["sessionid"] = host_session
+    response = await database_sync_to_async(client.post)(
+        f"/games/{game.pk}/roll",
+        {"version": game.version},
+        HTTP_HX_REQUEST="true",
+        HTTP_X_LIVE_SOCKET=name,
+    )
+    assert response.status_code == 200
+    rolled = (await database_sync_to_async(fresh)(game)).version
+    assert await boards(host_ws) == []
+    assert await boards(guest_ws) == [rolled]
+    await host_ws.disconnect()
+    await guest_ws.disconnect()
