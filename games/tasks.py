@@ -13,7 +13,7 @@ from ludopat import health
 from . import actions
 from .actions import idle, timers
 from .challenges import lapses as challenge_lapses
-from .core import broadcast
+from .core import broadcast, presence
 from .staking import sweeper
 from .tables import sweeper as tables_sweeper
 from .tournaments import series as tournament_series
@@ -25,14 +25,17 @@ log = logging.getLogger(__name__)
 
 @shared_task(name="games.tasks.bot_turn", ignore_result=True)
 def bot_turn(game_id: str, version: int) -> bool:
-    """The computer's next action in `game_id`, if the game is still at `version`."""
-    return actions.do_bot_turn(game_id, version)
+    """The computer's next action in `game_id`, if the game is still at `version`. Presence is read
+    once for the action's checks and its push, as a player's action reads it."""
+    with presence.read_once():
+        return actions.do_bot_turn(game_id, version)
 
 
 @shared_task(name="games.tasks.game_deadline", ignore_result=True)
 def game_deadline(game_id: str, version: int) -> bool:
     """The deadline set at `version` has come: the bot plays for the seat, or the pause ends."""
-    return timers.do_deadline(game_id, version=version)
+    with presence.read_once():
+        return timers.do_deadline(game_id, version=version)
 
 
 @shared_task(name="games.tasks.presence_lapsed", ignore_result=True)
