@@ -196,7 +196,10 @@ def main() -> None:
     parser.add_argument("--layers", nargs="+", default=list(LAYERS), choices=list(LAYERS))
     parser.add_argument("--runs", type=int, default=2, help="alternated rounds; medians printed")
     parser.add_argument(
-        "--senders", nargs="+", default=["loop", "view", "celery"], choices=["loop", "view", "celery"]
+        "--senders",
+        nargs="+",
+        default=["loop", "view", "celery"],
+        choices=["loop", "view", "celery"],
     )
     args = parser.parse_args()
     command = " ".join([".venv/bin/python", "bench/channel_layers.py", *sys.argv[1:]])

@@ -51,8 +51,9 @@ from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
-CAPACITY = 100  # messages kept per socket not reading, as channels-redis's core layer (oldest dropped)
-# A push from a view or a task waits at most this long for an unreachable shard (as ludopat/redis_clients.py).
+# Messages kept per socket not reading, as channels-redis's core layer keeps (the oldest dropped).
+CAPACITY = 100
+# How long a push from a view or a task waits for an unreachable shard (as ludopat/redis_clients.py).
 SYNC_TIMEOUTS = {"socket_connect_timeout": 1.0, "socket_timeout": 2.0}
 
 
@@ -72,7 +73,11 @@ class PubSubLayer(RedisPubSubChannelLayer):
     """The layer as settings name it (CHANNEL_LAYERS): one `LoopLayer` per event loop, as the library's."""
 
     def __init__(
-        self, hosts: list[Any] | None = None, prefix: str = "asgi", capacity: int = CAPACITY, **kwargs
+        self,
+        hosts: list[Any] | None = None,
+        prefix: str = "asgi",
+        capacity: int = CAPACITY,
+        **kwargs: Any,
     ) -> None:
         super().__init__(hosts=hosts, prefix=prefix, capacity=capacity, **kwargs)
         self._hosts = decode_hosts(hosts)
@@ -116,7 +121,8 @@ class LoopLayer(RedisPubSubLoopLayer):
     def __init__(self, *args: Any, capacity: int = CAPACITY, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.capacity = capacity
-        self._shards = [Shard(shard.host, self) for shard in self._shards]
+        library_shards: list[Any] = self._shards
+        self._shards: list[Shard] = [Shard(shard.host, self) for shard in library_shards]
 
     async def new_channel(self, prefix: str = "specific.") -> str:
         """A channel of this process: a queue here, nothing subscribed in Redis."""
@@ -136,7 +142,7 @@ class LoopLayer(RedisPubSubLoopLayer):
             self.channels[channel] = BoundedQueue(self.capacity)
         try:
             message = await self.channels[channel].get()
-        except (asyncio.CancelledError, asyncio.TimeoutError, GeneratorExit):
+        except (TimeoutError, asyncio.CancelledError, GeneratorExit):
             self._forget(channel)  # the consumer is going: its groups are discarded by it
             raise
         if isinstance(message, BaseException):  # a shard of its groups was lost (Shard._lost)
@@ -156,9 +162,7 @@ class LoopLayer(RedisPubSubLoopLayer):
         for channel in told:
             queue = self.channels.get(channel)
             if queue is not None:
-                queue.put_nowait(
-                    redis.ConnectionError(f"lost the channel layer's Redis ({error})")
-                )
+                queue.put_nowait(redis.ConnectionError(f"lost the channel layer's Redis ({error})"))
         if told:
             log.warning(
                 "channel layer: lost %s (%s): %d socket(s) of this process told",
@@ -169,6 +173,11 @@ class LoopLayer(RedisPubSubLoopLayer):
 
 
 class Shard(RedisSingleShardConnection):
+    # The library's, untyped: a connection per shard for publishing, one subscription, its channels.
+    _redis: Any
+    _pubsub: Any
+    _subscribed_to: set[str]
+
     async def _do_receiving(self) -> None:
         """The library's loop, but a lost connection is `_lost`, not retried in silence."""
         while True:
@@ -181,7 +190,7 @@ class Shard(RedisSingleShardConnection):
             except (OSError, RedisError) as error:
                 await self._lost(pubsub, error)
                 continue
-            except (asyncio.CancelledError, asyncio.TimeoutError, GeneratorExit):
+            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
                 raise
             except Exception:
                 log.exception("channel layer: unexpected error receiving")
