@@ -1,14 +1,14 @@
 """The site's channel layer: channels-redis's pubsub layer, made to fail loudly and to publish from
 synchronous code in one round trip.
 
-Why pubsub (`bench/channel_layers.py`, docs/performance.md): a group message is one PUBLISH, and each
-daphne process holding sockets of the group gets it pushed over its one subscription per shard, with
-no request; channels-redis's core layer spends 4 round trips to send (the group's members read, old
-messages trimmed, the message queued per inbox) and 4 per delivery to each process. What pubsub
-gives up, and why the site doesn't need it: a message reaches the sockets subscribed when it is
-published, at most once, and is never kept for a socket that is away; a game's page already resyncs
-by version whenever it connects and whenever a push skips a version (docs/operations.md, "Sharding the
-live pushes").
+Why pubsub (measured by `bench/channel_layers.py`; the figures are in docs/operations.md, "Sharding
+the live pushes"): a group message is one PUBLISH, and each daphne process holding sockets of the
+group gets it pushed over its one subscription per shard, with no request; channels-redis's core
+layer spends 4 round trips to send (the group's members read, old messages trimmed, the message
+queued per inbox) and 4 per delivery to each process. What pubsub gives up, and why the site doesn't
+need it: a message reaches the sockets subscribed when it is published, at most once, and is never
+kept for a socket that is away; a game's page already resyncs by version whenever it connects and
+whenever a push skips a version.
 
 What this adds to channels-redis's `RedisPubSubChannelLayer`:
 
