@@ -78,3 +78,4 @@ class CollusionFlag(User):
 # through here. They name accounts by AUTH_USER_MODEL and import nothing of this module.
 from .moderation.audit import AuditLog  # noqa: E402, F401
 from .moderation.models import Report  # noqa: E402, F401
+from .social.models import Block, Follow  # noqa: E402, F401

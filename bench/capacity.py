@@ -1,6 +1,6 @@
 """How many machines does a number of concurrent games need? A capacity model from measured costs.
 
-    .venv/bin/python bench/capacity.py                      # the costs measured on 2026-12-01 (docs/capacity.md)
+    .venv/bin/python bench/capacity.py                      # the costs measured on 2026-12-06 (docs/capacity.md)
     .venv/bin/python bench/capacity.py --web-ms 45 --pg-ms 4   # a slower core: put in what bench/live.py printed
     .venv/bin/python bench/capacity.py --games 10000 100000 250000
 
@@ -139,19 +139,21 @@ def main() -> None:
     parser.add_argument("--board-viewers", type=float, default=0.1, help="per game in play")
     parser.add_argument("--busy", type=float, default=0.6, help="how busy a core may run")
     parser.add_argument("--primary-cores", type=int, default=64, help="the largest primary at hand")
-    # Measured on 2026-12-01, load average 0.9 (docs/capacity.md): bench/live.py --server daphne --quick,
-    # 50 games, one process; the polls with --measure-polls.
-    parser.add_argument("--web-ms", type=float, default=55.1)
-    parser.add_argument("--pg-ms", type=float, default=8.6)
-    parser.add_argument("--celery-ms", type=float, default=0.88)
-    parser.add_argument("--redis-ms", type=float, default=1.87)
+    # Measured on 2026-12-06 at 8dc8593, the machine shared with other work (load average 4.7 to 9.7;
+    # docs/capacity.md): bench/live.py --server daphne --quick --before, 50 games, one process, the
+    # medians of the two runs of 8dc8593; the polls with --measure-polls (PostgreSQL's part of a poll
+    # is its wall time less its CPU: at that load mostly waiting for a CPU, an upper bound).
+    parser.add_argument("--web-ms", type=float, default=32.6)
+    parser.add_argument("--pg-ms", type=float, default=7.9)
+    parser.add_argument("--celery-ms", type=float, default=0.56)
+    parser.add_argument("--redis-ms", type=float, default=1.56)
     # A heartbeat is one frame and one presence write: not measured apart, taken as a tenth of an action.
-    parser.add_argument("--heartbeat-web-ms", type=float, default=5.5)
+    parser.add_argument("--heartbeat-web-ms", type=float, default=3.3)
     parser.add_argument("--heartbeat-redis-ms", type=float, default=0.2)
-    parser.add_argument("--lobby-web-ms", type=float, default=21.7)
-    parser.add_argument("--lobby-pg-ms", type=float, default=9.0)
-    parser.add_argument("--board-web-ms", type=float, default=12.3)
-    parser.add_argument("--board-pg-ms", type=float, default=4.0)
+    parser.add_argument("--lobby-web-ms", type=float, default=31.1)
+    parser.add_argument("--lobby-pg-ms", type=float, default=74.4)
+    parser.add_argument("--board-web-ms", type=float, default=15.2)
+    parser.add_argument("--board-pg-ms", type=float, default=35.2)
     parser.add_argument("--measure-polls", action="store_true", help="measure the two polls first")
     args = parser.parse_args()
 

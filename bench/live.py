@@ -3,6 +3,7 @@
     .venv/bin/python bench/live.py                      # daphne then uvicorn, each: 10/50/200 games + ramp
     .venv/bin/python bench/live.py --server daphne      # one server only
     .venv/bin/python bench/live.py --quick              # a short run (10 and 50 games, short ramp)
+    .venv/bin/python bench/live.py --server daphne --quick --before /path/to/checkout   # A B A B, medians
 
 It starts the site as production runs it here: PostgreSQL (DATABASE_URL, default
 postgres://postgres@127.0.0.1:5432/ludopat_live, created if missing, migrated and flushed before each
@@ -10,7 +11,7 @@ server's run), Redis (REDIS_URL, default redis://127.0.0.1:6379/6, that db flush
 channel layer, the cache and the Celery broker all derive from it), `--processes` ASGI server processes
 (daphne, or `--server uvicorn` serving the same ludopat.asgi:application), a Celery worker and beat.
 
-Then it creates two-player friends rooms between real accounts (accounts and sessions written directly:
+Then it creates friends rooms of two players (`--seats` 3 or 4: more) between real accounts (accounts and sessions written directly:
 no PBKDF2 log-ins), and for each game opens both seats' WebSockets and one spectator's as a browser does
 (session cookie, Origin header, /ws/games/<id>/, a heartbeat every 25 s), each page on a process of
 its own choosing as a reverse proxy spreads connections (with `--processes` above 1, a game's pages are
@@ -41,9 +42,18 @@ commit and one push, which the sockets forward unrendered at the median size of 
 50-game window's sockets got. Its row is "50 floor". Then, per action, real over floor: the web
 processes' CPU (the cost ratio), their SQL statements (each one sent, counted by an execute wrapper)
 and their Redis round trips (each command or pipeline written by redis-py: cache, throttle, presence,
-channel layer); Celery's are not in these counts. The last line: `live p99=X ms at 50 games, capacity
-C actions/s, cost ratio R vs floor` (for the first server of `--server`), after the burst check's line
-with --arrivals random. --profile runs py-spy on the web processes during the 50-game windows and
+channel layer), their full-board renders (the template games/_live.html) and the frames every socket
+got, summed; Celery's are not in these counts. With `--via ws` the floor is sent over the socket too
+(the socket floor). The last line: `live p99=X ms at 50 games, capacity C actions/s, cost ratio R vs
+floor, W ms web CPU per action (B before)` (for the first server of `--server`), after the burst
+checks' lines with --arrivals random (the random phases' p99 over the steady one, and the real
+action's over the floor's at the same phases).
+
+`--before PATH` (a checkout of another commit, its .venv made): this file runs that tree and this one
+alternately, twice each, each run a process of its own with its tree's Python and code and a database
+of its own, PATH running this tree's games/web/bench_floor.py meanwhile; it prints each run, each
+tree's medians and the last line from them, B being the PATH tree's web CPU per action. Everything
+that reads what a board message says is `follow`. --profile runs py-spy on the web processes during the 50-game windows and
 prints their web CPU per action by stage (bench/stages.py), real, floor and the difference.
 """
 
@@ -58,6 +68,7 @@ import os
 import random
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -68,7 +79,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
-ROOT = Path(__file__).resolve().parents[1]
+# The tree whose site is measured: this checkout, or (a child run of --before) the one the parent names.
+HERE = Path(__file__).resolve().parents[1]
+ROOT = Path(os.environ.get("LUDOPAT_BENCH_TREE") or HERE).resolve()
 sys.path.insert(0, str(ROOT))
 BIN = Path(sys.executable).parent
 
@@ -410,22 +423,87 @@ def make_people(count: int) -> list[Person]:
     return people
 
 
-def make_rooms(people: list[Person], count: int) -> list[str]:
-    """`count` started two-player classic friends rooms (no timer): host, guest, spectator each."""
+def make_rooms(people: list[Person], count: int, seats: int = 2) -> list[str]:
+    """`count` started classic friends rooms of `seats` players (no timer), as tests/factories.py's
+    friends_room makes them: the host, the guests who joined, then a spectator, each."""
     from games import actions
     from games.core.actors import Actor
     from games.models import Seat
 
     ids = []
+    per = seats + 1
     for n in range(count):
-        host, guest = people[3 * n], people[3 * n + 1]
+        host, *guests = people[per * n : per * n + seats]
         as_host = Actor(host.user_id, host.key, host.username)
-        seats = [actions.SeatSpec(Seat.Kind.HUMAN), actions.SeatSpec(Seat.Kind.OPEN)]
-        game = actions.create_game(as_host, "friends", "classic", {}, seats)
-        actions.do_join(game.pk, Actor(guest.user_id, guest.key, guest.username))
+        specs = [actions.SeatSpec(Seat.Kind.HUMAN)]
+        specs += [actions.SeatSpec(Seat.Kind.OPEN) for _ in guests]
+        game = actions.create_game(as_host, "friends", "classic", {}, specs)
+        for guest in guests:
+            actions.do_join(game.pk, Actor(guest.user_id, guest.key, guest.username))
         actions.do_start(game.pk, as_host)
         ids.append(str(game.pk))
     return ids
+
+
+# --- reading a board: the one place that knows what a board message looks like ------------------------
+
+
+@dataclass(frozen=True)
+class Followed:
+    """What a page knows after a message that carried a board."""
+
+    board: str  # the page's board now: what `follow` gets again with the next message
+    version: int
+    offer: tuple[str, dict] | None  # what its viewer may do: ("roll"|"move"|"over", fields) or None
+    floor: bool = False  # a floor frame: the version moved, the board (and the offer) did not
+
+
+def follow(board: str, message: str) -> Followed | None:
+    """The page's board after `message` (a socket's push or a POST's answer), and the action it offers
+    its viewer; None if the message carries no board. Today every board message is the whole
+    #game-live, so it replaces `board`; a bench that follows region pushes swaps this function for one
+    keeping a model of the board (the rest of the bench reads only what this returns).
+
+    >>> follow("", '<div id="game-live" data-version="7" data-floor="1">xx</div>').version
+    7
+    >>> follow("", '<div id="toast">no</div>') is None
+    True
+    """
+    if 'id="game-live"' not in message[:200]:
+        return None
+    found = VERSION_RE.search(message)
+    if found is None:
+        return None
+    version = int(found.group(1))
+    if 'data-floor="1"' in message[:200]:
+        return Followed(board, version, None, floor=True)
+    return Followed(message, version, offer_of(message))
+
+
+def offer_of(board: str) -> tuple[str, dict] | None:
+    """The action a whole board offers its viewer: a roll, a move of one of the movable tokens (one
+    chosen at random), "over" for a finished game, or nothing."""
+    head = board[:1500]
+    if 'data-my-turn="1"' in head:
+        if 'data-can-roll="1"' in head:
+            return "roll", {}
+        options = [
+            (token, option)
+            for token, raw in OPTIONS_RE.findall(board)
+            for option in json.loads(htmllib.unescape(raw))
+        ]
+        if options:
+            token, option = random.choice(options)
+            colour, index = token.split(":")
+            values = {"colour": colour, "index": index}
+            if option.get("die") not in (None, ""):
+                values["die"] = option["die"]
+            if option.get("pair"):
+                values["pair"] = "true"
+            return "move", values
+    if 'data-status="finished"' in board[:600]:
+        return "over", {}
+    return None
 
 
 # --- the browsers ------------------------------------------------------------------------------------
@@ -451,6 +529,7 @@ class Window:
     counts: dict[str, int] = field(default_factory=dict)  # the web processes' queries, round trips
     arrivals: str = "even"  # the games' phases: even (a steady rate) or random (recurring bursts)
     profiles: list[Path] = field(default_factory=list)  # py-spy's samples of each web process
+    frames: int = 0  # frames the sockets received in the window, all sockets summed
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -481,12 +560,13 @@ class Pending:
 
 
 class Viewer:
-    """One browser tab on a game: a seat's (index 0 or 1) or the spectator's (index 2)."""
+    """One browser tab on a game: a seat's (index 0 to seats-1) or the spectator's (the last)."""
 
     def __init__(self, game: LiveGame, index: int, person: Person, port: int):
         self.game, self.index, self.person, self.port = game, index, person, port
         self.version = -1
         self.board = ""
+        self.offer: tuple[str, dict] | None = None  # what the board offers this viewer (`follow`)
         self.ws = None
         self.reader: asyncio.Task | None = None
         self.http: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
@@ -540,7 +620,7 @@ class Viewer:
         # board if it has a newer one; a page that was never loaded here shows none, -1).
         await self.ws.send(json.dumps({"resync": self.version}))
         async with asyncio.timeout(30):
-            while self.version < 0 or (not self.board and self.index < 2):
+            while self.version < 0 or (not self.board and self.index < self.game.seats):
                 self.seen(await self.ws.recv())
         if self.reader is None:
             self.reader = asyncio.create_task(self._read())
@@ -569,26 +649,28 @@ class Viewer:
                     bench.reconnect_failures += 1
 
     def seen(self, message: str, now: float | None = None, pushed: bool = False) -> None:
+        window = self.game.bench.window
+        if pushed and window is not None:
+            window.frames += 1
         if 'id="live-socket"' in message[:100]:
             # The socket's name, which the page's POSTs carry (X-Live-Socket) so that the server
             # doesn't push this page the board the POST's answer brings (newer code only).
             found = CHANNEL_RE.search(message)
             self.channel = found.group(1) if found else ""
             return
-        if 'id="game-live"' not in message[:200]:
+        followed = follow(self.board, message)
+        if followed is None:
             if "toast-error" in message:
                 self.game.bench.fault("refused (toast)", self.game)
             return
-        version = int(VERSION_RE.search(message).group(1))
+        version = followed.version
         if version < self.version:
             return  # an older push that crossed a newer POST answer: the page keeps the newer
         self.version = version
-        floor = 'data-floor="1"' in message[:200]  # the board itself is unchanged: keep it
-        window = self.game.bench.window
-        if pushed and window is not None and not floor:
+        if pushed and window is not None and not followed.floor:
             window.push_sizes.append(len(message))
-        if self.index < 2 and not floor:
-            self.board = message
+        if self.index < self.game.seats and not followed.floor:
+            self.board, self.offer = followed.board, followed.offer
         self.game.reached(self.index, version, now or time.perf_counter())
 
     async def post(self, path: str, values: dict) -> tuple[int, str]:
@@ -668,7 +750,7 @@ async def _response(reader: asyncio.StreamReader) -> tuple[int, str, list[str]]:
 async def web_counts(ports: list[int]) -> dict[str, int]:
     """The SQL statements and Redis round trips (a command or a pipeline written) of every web process
     so far, as games/web/bench_floor.py counts them (LUDOPAT_BENCH_FLOOR=1), summed."""
-    total = {"queries": 0, "redis_round_trips": 0}
+    total = {"queries": 0, "redis_round_trips": 0}  # an older tree's floor counts no renders
     for port in ports:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         try:
@@ -680,16 +762,18 @@ async def web_counts(ports: list[int]) -> dict[str, int]:
         if status != 200:
             raise RuntimeError(f"the web process on {port} answered {status} for its counts")
         for key, value in json.loads(body).items():
-            total[key] += value
+            total[key] = total.get(key, 0) + value
     return total
 
 
 class LiveGame:
     def __init__(self, bench: Bench, game_id: str, people: list[Person], ports: list[int]):
         self.bench, self.id = bench, game_id
+        self.seats = len(people) - 1  # the players; the last page is the spectator's
         self.viewers = [
             Viewer(self, i, p, port) for i, (p, port) in enumerate(zip(people, ports, strict=True))
         ]
+        self.players = self.viewers[: self.seats]
         self.pending: Pending | None = None
         self.over = False
 
@@ -703,28 +787,13 @@ class LiveGame:
             self.pending = None
 
     def next_action(self) -> tuple[Viewer, str, dict] | None:
-        newest = max(v.version for v in self.viewers[:2])
-        for seat in self.viewers[:2]:
-            head = seat.board[:1500]
-            if seat.version != newest or 'data-my-turn="1"' not in head:
-                continue
-            if 'data-can-roll="1"' in head:
-                return seat, "roll", {"version": newest}
-            options = [
-                (token, option)
-                for token, raw in OPTIONS_RE.findall(seat.board)
-                for option in json.loads(htmllib.unescape(raw))
-            ]
-            if options:
-                token, option = random.choice(options)
-                colour, index = token.split(":")
-                values = {"version": newest, "colour": colour, "index": index}
-                if option.get("die") not in (None, ""):
-                    values["die"] = option["die"]
-                if option.get("pair"):
-                    values["pair"] = "true"
-                return seat, "move", values
-        if any('data-status="finished"' in v.board[:600] for v in self.viewers[:2]):
+        """The seat showing the newest board whose board offers an action (`follow` read it)."""
+        newest = max(v.version for v in self.players)
+        for seat in self.players:
+            if seat.version == newest and seat.offer is not None and seat.offer[0] != "over":
+                name, values = seat.offer
+                return seat, name, {"version": newest, **values}
+        if any(seat.offer is not None and seat.offer[0] == "over" for seat in self.players):
             self.over = True
         return None
 
@@ -742,15 +811,15 @@ class LiveGame:
             return
         chosen = self.next_action()
         if window.floor_size:  # the floor: any seat may act (the one to play, if there is one)
-            newest = max(v.version for v in self.viewers[:2])
-            seat = chosen[0] if chosen else self.viewers[0]
+            newest = max(v.version for v in self.players)
+            seat = chosen[0] if chosen else self.players[0]
             name, values = "bench-floor", {"version": newest, "size": window.floor_size}
-            via = "post"
         elif chosen is None:
             return
         else:
             seat, name, values = chosen
-        self.pending = Pending(values["version"], time.perf_counter(), {0, 1, 2}, window)
+        everyone = set(range(len(self.viewers)))
+        self.pending = Pending(values["version"], time.perf_counter(), everyone, window)
         window.sent += 1
         if via == "ws":
             try:
@@ -794,7 +863,8 @@ class Bench:
         # viewers are not kept together (a page's POSTs go where its socket went).
         ports = self.stack.ports
         for n, (game_id, people) in enumerate(rooms):
-            mine = [ports[(3 * (start + n) + k) % len(ports)] for k in range(len(people))]
+            per = len(people)
+            mine = [ports[(per * (start + n) + k) % len(ports)] for k in range(per)]
             self.games.append(LiveGame(self, game_id, people, mine))
         gate = asyncio.Semaphore(10)
 
@@ -931,6 +1001,7 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
     beats = asyncio.create_task(bench.heartbeats())
     left = lambda: deadline - time.monotonic()  # noqa: E731
     step_cost = LOST_AFTER + 5  # drain and settle, roughly, beyond the window itself
+    per = args.seats + 1  # sockets per game: the players' and a spectator's
 
     open_rate = [0.0]  # sockets opened per second, as last measured
 
@@ -945,8 +1016,8 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
         if games > have:
             if left() < args.phase_seconds + step_cost + 10:
                 return skip(f"{games} games")
-            if open_rate[0] and 3 * (games - have) / open_rate[0] > left() - args.phase_seconds:
-                guess = 3 * (games - have) / open_rate[0]
+            if open_rate[0] and per * (games - have) / open_rate[0] > left() - args.phase_seconds:
+                guess = per * (games - have) / open_rate[0]
                 return skip(f"{games} games (their sockets would take about {guess:.0f} s to open)")
             began, retries = time.perf_counter(), bench.connect_failures
             try:
@@ -955,9 +1026,9 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
             except TimeoutError:
                 return skip(f"{games} games (opening their sockets took too long)")
             took = time.perf_counter() - began
-            open_rate[0] = 3 * (games - have) / took
+            open_rate[0] = per * (games - have) / took
             print(
-                f"{stack.server:8} opened {3 * (games - have)} sockets in {took:.1f} s "
+                f"{stack.server:8} opened {per * (games - have)} sockets in {took:.1f} s "
                 f"({bench.connect_failures - retries} retried)",
                 flush=True,
             )
@@ -1010,7 +1081,7 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
         # Keep what the big windows will need (their sockets at the rate the last ones opened) unless
         # they can't fit anyway: then the ramp may use all the time.
         big = [g for g in args.phases if g > ramp_games]
-        sockets = 3 * (max(big) - ramp_games) if big else 0
+        sockets = per * (max(big) - ramp_games) if big else 0
         keep = sockets / max(open_rate[0], 0.1) + len(big) * (args.phase_seconds + step_cost)
         if keep > left():
             keep = 0.0
@@ -1057,38 +1128,74 @@ def row(server: str, w: Window) -> str:
     )
 
 
+def per_action(w: Window) -> dict[str, float]:
+    """A window's web CPU ms and counts per action: SQL statements, Redis round trips, full-board
+    renders (the web processes'), and the frames every socket got, summed."""
+    done = w.done or float("nan")
+    return {
+        "cpu": w.cpu.get("web", float("nan")) * 1000 / done,
+        **{k: v / done for k, v in w.counts.items()},
+        "frames": w.frames / done,
+    }
+
+
+COUNTED = (  # the counters printed per action, real against floor: key, words
+    ("queries", "SQL statements"),
+    ("redis_round_trips", "Redis round trips"),
+    ("full_board_renders", "full-board renders"),
+    ("frames", "socket frames (all sockets)"),
+)
+
+
 def cost_ratios(windows: list[Window], server: str, quiet: bool = False) -> float:
     """What the real action costs per action at 50 games over what the floor costs, in web CPU (the
-    ratio returned), SQL statements of the web processes and their Redis round trips; printed."""
+    ratio returned), and the counts that don't depend on noise: SQL statements of the web processes,
+    their Redis round trips and full-board renders, and the frames the sockets got; printed."""
     real = next((w for w in windows if w.name == "50 games"), None)
-    floor = next((w for w in windows if w.floor_size), None)
+    floor = next((w for w in windows if w.name == "50 floor"), None)
     if real is None or floor is None or not real.done or not floor.done:
         if not quiet:
             print(f"{server}: no cost ratio (the 50-game window or the floor was not measured)")
         return float("nan")
-
-    def each(w: Window) -> dict[str, float]:
-        return {"cpu": w.cpu["web"] * 1000 / w.done, **{k: v / w.done for k, v in w.counts.items()}}
-
-    a, b = each(real), each(floor)
-    ratio = {k: a[k] / b[k] if b[k] else float("nan") for k in a}
-    if not quiet and (real.errors or floor.errors):
+    a, b = per_action(real), per_action(floor)
+    ratio = a["cpu"] / b["cpu"] if b["cpu"] else float("nan")
+    if quiet:
+        return ratio
+    if real.errors or floor.errors:
         # A lost board makes its pages resync (each a render): an overloaded window's actions count
         # that work too, so its ratio says how badly it was overloaded, not what an action costs.
         print(
             f"{server}: the 50-game window had {real.errors} errors and the floor {floor.errors}: "
             "overloaded, so the ratio below is not an action's cost (the resyncs are in it)"
         )
-    if not quiet:
-        print(
-            f"{server}: cost ratio vs the floor (pushes of {floor.floor_size} characters, the real "
-            f"window's median) per action at 50 games, real/floor: web CPU {a['cpu']:.1f}/"
-            f"{b['cpu']:.1f} ms = {ratio['cpu']:.1f}; SQL statements {a['queries']:.1f}/"
-            f"{b['queries']:.1f} = {ratio['queries']:.1f}; Redis round trips "
-            f"{a['redis_round_trips']:.1f}/{b['redis_round_trips']:.1f} = "
-            f"{ratio['redis_round_trips']:.1f} (web processes only)"
-        )
-    return ratio["cpu"]
+    counted = "; ".join(
+        f"{words} {a.get(key, float('nan')):.1f}/{b.get(key, float('nan')):.1f}"
+        for key, words in COUNTED
+    )
+    print(
+        f"{server}: cost ratio vs the floor (pushes of {floor.floor_size} characters, the real "
+        f"window's median) per action at 50 games, real/floor: web CPU {a['cpu']:.1f}/"
+        f"{b['cpu']:.1f} ms = {ratio:.2f} (the floor's own: {b['cpu']:.1f} ms)"
+    )
+    print(f"{server}: per action, real/floor: {counted} (web processes; frames: every socket)")
+    return ratio
+
+
+FLOOR_BURST_LIMIT = 1.5  # the real action's random-phase p99 over the floor's, in the same run
+
+
+def burst_against_floor(windows: list[Window]) -> tuple[float, str] | None:
+    """The real action's p99 at random phases over the floor's at the same phases, and a line."""
+    real = next((w for w in windows if w.name == "50 random"), None)
+    floor = next((w for w in windows if w.name == "floor random"), None)
+    if real is None or floor is None or not real.done or not floor.done:
+        return None
+    times = real.ms(99) / floor.ms(99)
+    verdict = "within" if times <= FLOOR_BURST_LIMIT else "over"
+    return times, (
+        f"bursts against the floor: random-phase p99 {real.ms(99):.0f} ms real, "
+        f"{floor.ms(99):.0f} ms floor = {times:.2f}x: {verdict} the limit ({FLOOR_BURST_LIMIT:g}x)"
+    )
 
 
 BURST_LIMIT = 2.0  # the random phases' p99 may be at most this many times the steady one
@@ -1136,15 +1243,16 @@ def print_stages(windows: list[Window], server: str) -> None:
 def run_server(server: str, args, env: dict, logs: Path, deadline: float) -> list[Window]:
     flush(env)
     games = max(args.phases)
-    people = make_people(3 * games)
-    groups = [people[3 * n : 3 * n + 3] for n in range(games)]
+    per = args.seats + 1  # the players and a spectator
+    people = make_people(per * games)
+    groups = [people[per * n : per * n + per] for n in range(games)]
     stack = Stack(server, args.processes, env, logs)
 
     def rooms(start: int, end: int) -> list[tuple[str, list[Person]]]:
         """Rooms for games start..end-1, made when a window first needs them."""
         from django.db import connection
 
-        ids = make_rooms(people[3 * start : 3 * end], end - start)
+        ids = make_rooms(people[per * start : per * end], end - start, args.seats)
         connection.close()  # the bench holds no connection while it measures
         return list(zip(ids, groups[start:end], strict=True))
 
@@ -1155,7 +1263,15 @@ def run_server(server: str, args, env: dict, logs: Path, deadline: float) -> lis
         stack.stop()
 
 
-def main() -> int:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, with --quick's and --window-seconds' windows worked out.
+
+    >>> a = parse_args(["--quick", "--before", "/tmp/x", "--seats", "4"])
+    >>> a.phases, a.phase_seconds, a.seats, a.before, a.budget
+    ([10, 50], 5, 4, '/tmp/x', 240.0)
+    >>> parse_args([]).budget
+    330.0
+    """
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default="daphne,uvicorn", help="daphne, uvicorn or both")
     parser.add_argument("--processes", type=int, default=1, help="ASGI server processes")
@@ -1169,6 +1285,20 @@ def main() -> int:
     )
     parser.add_argument("--quick", action="store_true", help="10 and 50 games, short windows")
     parser.add_argument(
+        "--seats",
+        type=int,
+        choices=(2, 3, 4),
+        default=2,
+        help="players per table (and the floor's)",
+    )
+    parser.add_argument(
+        "--before",
+        metavar="PATH",
+        help="a checkout of the commit to compare with (its .venv made): the two trees run "
+        "alternately, twice each, and the medians are reported",
+    )
+    parser.add_argument("--summary", help=argparse.SUPPRESS)  # a run's figures as JSON (--before)
+    parser.add_argument(
         "--profile",
         action="store_true",
         help="py-spy on the web processes in the 50-game windows: web CPU per action by stage",
@@ -1180,13 +1310,10 @@ def main() -> int:
     parser.add_argument(
         "--budget",
         type=float,
-        default=330.0,
-        help="s for the whole run; windows that don't fit are skipped (and say so)",
+        help="s for each run (330; with --quick --before 240, so the four fit in 20 minutes); "
+        "windows that don't fit are skipped (and say so)",
     )
-    args = parser.parse_args()
-    random.seed(args.seed)
-    # A SIGTERM (a timeout, a CI step cancelled) unwinds like Ctrl-C, so the processes we started stop.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    args = parser.parse_args(argv)
     if args.quick:
         args.phases, args.phase_seconds, args.step_seconds, args.ramp_steps = [10, 50], 5, 4, 5
     else:
@@ -1195,10 +1322,315 @@ def main() -> int:
         )  # fmt: skip
     if args.window_seconds:
         args.phase_seconds = args.window_seconds
+    if args.budget is None:
+        args.budget = COMPARED_QUICK_BUDGET if (args.quick and args.before) else 330.0
     args.ramp_start = 2.0
-    servers = [s.strip() for s in args.server.split(",") if s.strip()]
-    if not servers or any(s not in ("daphne", "uvicorn") for s in servers):
+    args.servers = [s.strip() for s in args.server.split(",") if s.strip()]
+    if not args.servers or any(s not in ("daphne", "uvicorn") for s in args.servers):
         parser.error("--server: daphne, uvicorn, or both separated by a comma")
+    return args
+
+
+# --before --quick: four runs of at most this many seconds of windows each, plus their start (about
+# 20 s: the database migrated and flushed, the accounts written), within 20 minutes.
+COMPARED_QUICK_BUDGET = 240.0
+
+
+def median(values: list[float]) -> float:
+    """The median of the measured values (NaN, a figure a run could not measure, left out).
+
+    >>> median([3.0, 1.0]), median([1.0, float("nan"), 5.0, 2.0])
+    (2.0, 2.0)
+    >>> median([float("nan")])
+    nan
+    """
+    kept = sorted(v for v in values if v == v)
+    if not kept:
+        return float("nan")
+    mid = len(kept) // 2
+    return kept[mid] if len(kept) % 2 else (kept[mid - 1] + kept[mid]) / 2
+
+
+def final_line(p99: float, capacity: float, ratio: float, web: float, before: float | None) -> str:
+    """The bench's last line (issue 41's shape); `before`: the --before tree's web CPU, if it ran.
+
+    >>> final_line(36.4, 34.25, 1.234, 21.91, 27.0)
+    'live p99=36 ms at 50 games, capacity 34.2 actions/s, cost ratio 1.23 vs floor, 21.9 ms web CPU per action (27.0 before)'
+    >>> final_line(36.4, 34.0, 1.2, 21.9, None).endswith("21.9 ms web CPU per action (none before)")
+    True
+    """
+    was = "none" if before is None else f"{before:.1f}"
+    return (
+        f"live p99={p99:.0f} ms at 50 games, capacity {round(capacity, 1):g} actions/s, cost ratio "
+        f"{ratio:.2f} vs floor, {web:.1f} ms web CPU per action ({was} before)"
+    )
+
+
+def summary(windows: list[Window], args: argparse.Namespace) -> dict:
+    """One server's figures, as the last line and a --before comparison read them."""
+    at50 = next((w for w in windows if w.name == "50 games"), None)
+    floor = next((w for w in windows if w.name == "50 floor"), None)
+    random_real = next((w for w in windows if w.name == "50 random"), None)
+    random_floor = next((w for w in windows if w.name == "floor random"), None)
+    nan = float("nan")
+    real_each = per_action(at50) if at50 and at50.done else {}
+    floor_each = per_action(floor) if floor and floor.done else {}
+    return {
+        "p99": at50.ms(99) if at50 else nan,
+        "errors": (at50.errors if at50 else 0) + (floor.errors if floor else 0),
+        "capacity": max(
+            (w.rate for w in windows if w.passed and not w.floor_size and w.arrivals == "even"),
+            default=0.0,
+        ),
+        "ratio": cost_ratios(windows, "", quiet=True),
+        "web": real_each.get("cpu", nan),
+        "floor": floor_each.get("cpu", nan),
+        "real_each": real_each,
+        "floor_each": floor_each,
+        "random_p99": random_real.ms(99) if random_real and random_real.done else nan,
+        "floor_random_p99": random_floor.ms(99) if random_floor and random_floor.done else nan,
+        # Every tier's CPU ms per action at 50 games (bench/capacity.py's inputs; * shared).
+        "tiers": {k: v * 1000 / at50.done for k, v in at50.cpu.items()}
+        if at50 and at50.done
+        else {},
+        "push_size": floor.floor_size if floor else 0,
+        "via": args.via,
+        "seats": args.seats,
+    }
+
+
+def git_commit(tree: Path) -> str:
+    """The tree's commit, "+changes" if its tracked files differ from it."""
+    git = shutil.which("git") or "git"
+    found = subprocess.run(
+        [git, "-C", str(tree), "log", "-1", "--format=%h"], capture_output=True, text=True
+    )
+    dirty = subprocess.run(
+        [git, "-C", str(tree), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+    )
+    return found.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
+
+
+def without_before(argv: list[str]) -> list[str]:
+    """The command line for each run of a comparison: --before and its path left out.
+
+    >>> without_before(["--quick", "--before", "/b", "--via", "ws"])
+    ['--quick', '--via', 'ws']
+    >>> without_before(["--before=/b", "--seats", "4"])
+    ['--seats', '4']
+    """
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--before":
+            skip = True
+        elif not arg.startswith("--before="):
+            out.append(arg)
+    return out
+
+
+FLOOR_MODULE = Path("games/web/bench_floor.py")
+
+
+@contextlib.contextmanager
+def same_floor(before: Path, python: str):
+    """The --before tree runs this tree's floor (the same work, counted the same way: renders and the
+    socket floor) while it is measured, if it can import it there; its own file is put back after."""
+    theirs, ours = before / FLOOR_MODULE, HERE / FLOOR_MODULE
+    if not theirs.exists():
+        print(
+            f"(the --before tree has no {FLOOR_MODULE}: its own floor is measured, if it has one)"
+        )
+        yield
+        return
+    kept = theirs.read_bytes()
+    if kept == ours.read_bytes():
+        yield
+        return
+    theirs.write_bytes(ours.read_bytes())
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "ludopat.settings", "LUDOPAT_BENCH_FLOOR": "1"}
+    check = subprocess.run(
+        [python, "-c", "import django; django.setup(); import games.web.bench_floor"],
+        cwd=before,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if check.returncode != 0:
+        theirs.write_bytes(kept)
+        print(f"(this tree's floor does not import in {before}: its own floor is measured)")
+        print(check.stderr.strip().splitlines()[-1] if check.stderr.strip() else "")
+    else:
+        print(f"(the --before tree runs this tree's {FLOOR_MODULE} while measured; put back after)")
+    try:
+        yield
+    finally:
+        theirs.write_bytes(kept)
+
+
+def run_child(command: list[str], env: dict, cwd: Path) -> int:
+    """One run of a comparison. Its own session, so a Ctrl-C reaches only this process: the run is told
+    once, with a SIGTERM, which it takes as Ctrl-C, and stops the site's processes it started."""
+    child = subprocess.Popen(command, env=env, cwd=cwd, start_new_session=True)
+    try:
+        return child.wait()
+    except KeyboardInterrupt:
+        child.send_signal(signal.SIGTERM)
+        try:
+            child.wait(60)
+        except subprocess.TimeoutExpired:
+            child.kill()
+        raise
+
+
+def compare(args: argparse.Namespace, argv: list[str]) -> int:
+    """Run the --before tree and this one alternately, twice each (A B A B), each in a process of its
+    own with its own database, and report the medians of each tree's two runs."""
+    before = Path(args.before).resolve()
+    if not (before / "manage.py").exists():
+        raise SystemExit(f"--before {before}: not a checkout of the site (no manage.py)")
+    database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    trees = {"before": before, "after": HERE}
+    databases = {"before": database_url + "_before", "after": database_url}
+    pythons = {}
+    for name, tree in trees.items():
+        venv = tree / ".venv" / "bin" / "python"
+        pythons[name] = str(venv) if venv.exists() else sys.executable
+    commits = {name: git_commit(tree) for name, tree in trees.items()}
+    began = time.monotonic()
+    print(
+        f"comparing before = {before} ({commits['before']}) with after = {HERE} "
+        f"({commits['after']}), alternately, twice each; load average {loadavg()}",
+        flush=True,
+    )
+    runs: list[tuple[str, dict]] = []
+    out = Path(tempfile.mkdtemp(prefix="ludopat-bench-compare-"))
+    with same_floor(before, pythons["before"]):
+        for n, name in enumerate(["before", "after", "before", "after"]):
+            path = out / f"{n}-{name}.json"
+            command = [pythons[name], str(Path(__file__).resolve()), *without_before(argv)]
+            command += ["--summary", str(path), "--budget", str(args.budget)]
+            env = {
+                **os.environ,
+                "LUDOPAT_BENCH_TREE": str(trees[name]),
+                "LUDOPAT_BENCH_COMMIT": commits[name],
+                "DATABASE_URL": databases[name],
+            }
+            print(f"\n=== run {n + 1} of 4: {name} ({commits[name]}) ===", flush=True)
+            returncode = run_child(command, env, trees[name])
+            if returncode != 0 or not path.exists():
+                print(f"run {n + 1} ({name}) failed with exit code {returncode}")
+                continue
+            runs.append((name, json.loads(path.read_text())))
+    print(f"\ncomparison of {commits['before']} (before) and {commits['after']} (after), "
+          f"{time.monotonic() - began:.0f} s")  # fmt: skip
+    for line in compared(runs, commits):
+        print(line)
+    print(f"load average {loadavg()} at the end")
+    return 0 if len(runs) == 4 else 1
+
+
+def compared(runs: list[tuple[str, dict]], commits: dict[str, str]) -> list[str]:
+    """A comparison's report from its runs' figures (`summary`): the runs' table, each tree's medians
+    (of its runs' values, the random phases' ratio taken per run), and the last line from them."""
+    lines = [compared_table(runs)]
+    for _, r in runs:
+        r["random_ratio"] = r["random_p99"] / r["floor_random_p99"]
+        for tier, ms in r.get("tiers", {}).items():
+            r[f"tier {tier}"] = ms
+    tiers = sorted({k for _, r in runs for k in r if k.startswith("tier ")})
+    med = {
+        name: {
+            key: median([r.get(key, float("nan")) for n, r in runs if n == name])
+            for key in (*MEDIANS, *tiers)
+        }
+        for name in commits
+    }
+    counts = {
+        name: {
+            f"{side}.{key}": median(
+                [r[f"{side}_each"].get(key, float("nan")) for n, r in runs if n == name]
+            )
+            for side in ("real", "floor")
+            for key, _ in COUNTED
+        }
+        for name in commits
+    }
+    for name in commits:
+        m, c = med[name], counts[name]
+        lines.append(
+            f"{name} ({commits[name]}), medians: p99 {m['p99']:.0f} ms, capacity "
+            f"{m['capacity']:.1f}/s, web CPU {m['web']:.1f} ms, floor {m['floor']:.1f} ms, "
+            f"R {m['ratio']:.2f}; per action real/floor: "
+            + "; ".join(
+                f"{words} {c['real.' + key]:.1f}/{c['floor.' + key]:.1f}" for key, words in COUNTED
+            )
+            + (
+                f"; random-phase p99 real/floor {m['random_ratio']:.2f}x (the median of the runs' "
+                f"ratios; limit {FLOOR_BURST_LIMIT:g}x)"
+                if m["random_ratio"] == m["random_ratio"]
+                else ""
+            )
+        )
+        lines.append(
+            f"{name}: CPU ms per action at 50 games (medians; * shared): "
+            + ", ".join(f"{key[5:]} {m[key]:.2f}" for key in tiers)
+        )
+    a, b = med["after"], med["before"]
+    lines.append(f"after's web CPU per action / before's: {a['web'] / b['web']:.2f}x; the "
+                 f"floor's {a['floor'] / b['floor']:.2f}x")  # fmt: skip
+    lines.append(final_line(a["p99"], a["capacity"], a["ratio"], a["web"], b["web"]))
+    return lines
+
+
+MEDIANS = (
+    "p99",
+    "capacity",
+    "ratio",
+    "web",
+    "floor",
+    "random_p99",
+    "floor_random_p99",
+    "random_ratio",
+)
+
+
+def compared_table(runs: list[tuple[str, dict]]) -> str:
+    """One row per run of a comparison."""
+    lines = [
+        "| run | 50 games p99 ms | capacity/s | web CPU ms real / floor = R | SQL | Redis | "
+        "full renders | frames | random p99 real / floor | load before-after |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for n, (name, r) in enumerate(runs, 1):
+        real, floor = r["real_each"], r["floor_each"]
+
+        def pair(key: str, real: dict = real, floor: dict = floor) -> str:
+            return f"{real.get(key, float('nan')):.1f} / {floor.get(key, float('nan')):.1f}"
+
+        lines.append(
+            f"| {n} {name} | {r['p99']:.0f} | {r['capacity']:.1f} | {r['web']:.1f} / "
+            f"{r['floor']:.1f} = {r['ratio']:.2f} | {pair('queries')} | "
+            f"{pair('redis_round_trips')} | {pair('full_board_renders')} | {pair('frames')} | "
+            f"{r['random_p99']:.0f} / {r['floor_random_p99']:.0f} = "
+            f"{r['random_p99'] / r['floor_random_p99']:.2f}x | "
+            f"{r.get('load_before', '?')}-{r.get('load_after', '?')} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    random.seed(args.seed)
+    # A SIGTERM (a timeout, a CI step cancelled) unwinds like Ctrl-C, so the processes we started stop.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    if args.before:
+        return compare(args, argv)
+    servers = args.servers
 
     database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
     redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
@@ -1211,7 +1643,7 @@ def main() -> int:
         "DJANGO_SETTINGS_MODULE": "ludopat.settings",
         "DEBUG": "0",
         "LUDOPAT_TEST_SEEDS": "0",
-        "LUDOPAT_BENCH_FLOOR": "1",  # the floor action and the query/round-trip counts
+        "LUDOPAT_BENCH_FLOOR": "1",  # the floor action and the query/round-trip/render counts
         "LOG_LEVEL": "WARNING",
         "PYTHONUNBUFFERED": "1",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
@@ -1220,14 +1652,18 @@ def main() -> int:
     os.environ.update(env)
     logs = Path(tempfile.mkdtemp(prefix="ludopat-bench-live-"))
     began = time.monotonic()
+    load_before = loadavg()
+    # A --before run's tree has this tree's floor in it while measured: its commit as the parent read it.
+    commit = os.environ.get("LUDOPAT_BENCH_COMMIT") or git_commit(ROOT)
     prepare_database(env)
     import django
 
     django.setup()
     print(
         f"{os.cpu_count()} CPUs; {args.processes} web process(es) per server; actions by {args.via};"
-        f" at most {env['LUDOPAT_BENCH_DB_SLOTS']} database connections;"
-        f" logs in {logs}\n* shared with everything else on this machine\n{HEADER}",
+        f" {args.seats} seats a table; at most {env['LUDOPAT_BENCH_DB_SLOTS']} database connections;"
+        f" tree {ROOT} ({commit}); logs in {logs}\n"
+        f"* shared with everything else on this machine\n{HEADER}",
         flush=True,
     )
     results: dict[str, list[Window]] = {}
@@ -1256,24 +1692,28 @@ def main() -> int:
         burst = burst_check(windows)
         if burst:
             print(f"{server}: {burst}")
-    print(f"total {time.monotonic() - began:.0f} s")
-    first = results[servers[0]]
-    at50 = next((w for w in first if w.name == "50 games"), None)
-    capacity = max(
-        (w.rate for w in first if w.passed and not w.floor_size and w.arrivals == "even"),
-        default=0.0,
+        against = burst_against_floor(windows)
+        if against:
+            print(f"{server}: {against[1]}")
+    print(
+        f"total {time.monotonic() - began:.0f} s; load average {load_before} before, {loadavg()} after"
     )
-    ratio = cost_ratios(first, "", quiet=True)
-    at50floor = next((w for w in first if w.floor_size), None)
+    first = results[servers[0]]
+    figures = summary(first, args)
+    figures.update(load_before=load_before, load_after=loadavg(), commit=commit)
+    if args.summary:
+        Path(args.summary).write_text(json.dumps(figures))
+    at50 = next((w for w in first if w.name == "50 games"), None)
+    at50floor = next((w for w in first if w.name == "50 floor"), None)
     if (at50 and at50.errors) or (at50floor and at50floor.errors):
         print("(overloaded: errors in the 50-game window or the floor; the ratio counts resyncs)")
     burst = burst_check(first)
     if burst:
         print(burst)
-    print(
-        f"live p99={at50.ms(99) if at50 else float('nan'):.0f} ms at 50 games, capacity "
-        f"{round(capacity, 1):g} actions/s, cost ratio {ratio:.1f} vs floor"
-    )
+    against = burst_against_floor(first)
+    if against:
+        print(against[1])
+    print(final_line(figures["p99"], figures["capacity"], figures["ratio"], figures["web"], None))
     return 0
 
 

@@ -87,6 +87,12 @@ class Game(models.Model):
     # A tournament's match (games.tournaments): no stake of its own, no new round, and a round that
     # ends for nobody is played again, so every match has a winner.
     in_tournament = models.BooleanField(default=False)
+    # A public table (Play now, games.tables): strangers seated by the waiting list, listed on the
+    # Live now page while it plays. Otherwise a timed friends room like any other.
+    public = models.BooleanField(default=False)
+    # False for a room its players chose to play unrated (a challenge may be): its rounds move no
+    # rating and credit no leaderboard points.
+    rated = models.BooleanField(default=True)
     # A staked rematch offer: the finished game it was offered from, and the old opponent, the only
     # account that may join it (such a room is not listed in the lobby).
     rematch_of = models.ForeignKey(
@@ -115,6 +121,12 @@ class Game(models.Model):
                 fields=["quick", "stake", "created"],
                 condition=models.Q(status="open", stake__gt=0),
                 name="game_open_staked_idx",
+            ),
+            # Live now: public tables in play.
+            models.Index(
+                fields=["status", "started"],
+                condition=models.Q(public=True),
+                name="game_public_idx",
             ),
         ]
         permissions = [("void_game", "Can void the round in play")]
@@ -350,7 +362,9 @@ class ChatMessage(models.Model):
         return f"{self.name}: {self.text[:40]}"
 
 
+from .challenges.models import Challenge  # noqa: E402, F401  (Django finds it here)
 from .staking.models import StakeRequest  # noqa: E402, F401  (Django finds it here)
+from .tables.models import TableWait  # noqa: E402, F401  (Django finds it here)
 from .tournaments.models import (  # noqa: E402, F401  (Django finds them here)
     Tournament,
     TournamentEntry,

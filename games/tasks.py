@@ -12,8 +12,10 @@ from ludopat import health
 
 from . import actions
 from .actions import idle, timers
+from .challenges import lapses as challenge_lapses
 from .core import broadcast
 from .staking import sweeper
+from .tables import sweeper as tables_sweeper
 from .tournaments import series as tournament_series
 from .tournaments import starting as tournament_start
 from .tournaments import sweeper as tournament_sweeper
@@ -44,17 +46,21 @@ def sweep_deadlines() -> int:
     """Beat, every ~2 s: act on deadlines already past (their task was lost with a worker) and void
     staked games nobody is at (games.actions.timers.sweep), give up any seat a banned account still
     holds (a join racing the ban), withdraw staked rooms whose host has left the page, and pair the
-    quick-match entries whose rating ranges have widened to take each other in. The
+    quick-match entries whose rating ranges have widened to take each other in, and seat the players
+    waiting for public tables (ranges widened, holds over, computers due). The
     sweeps of the layers above the games' core are called here, so the core imports none of them.
-    Tournaments due are started, and scheduled ones' players told seconds before. The number of
+    Tournaments due are started, and scheduled ones' players told seconds before; challenges nobody
+    answered in 2 minutes lapse. The number of
     games where a deadline did something."""
     done = timers.sweep()
     health.swept()  # the heartbeat /health/ready reads: a worker runs what beat queues
     _sweep(banned_games.give_up_banned_seats, "giving up banned accounts' seats")
     _sweep(sweeper.withdraw_unattended, "withdrawing unattended staked rooms")
     _sweep(sweeper.pair_waiting, "pairing waiting quick-match entries")  # after: nobody absent
+    _sweep(tables_sweeper.sweep, "seating players waiting for public tables")
     _sweep(tournament_sweeper.start_due, "starting tournaments due")
     _sweep(tournament_sweeper.tell_starting_soon, "telling scheduled tournaments' players")
+    _sweep(challenge_lapses.lapse_due, "lapsing challenges nobody answered")
     return done
 
 

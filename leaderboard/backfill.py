@@ -58,7 +58,10 @@ def backfill(
         if len(facts) != len(kept.places):
             continue  # a seat is missing: nothing sound to rank
         when = last or kept.created
-        pending.append(FinishedRound(kept.pk, kept.game.ruleset, facts, kept.places, "won", when))
+        rated = getattr(kept.game, "rated", True)  # historical models before Game.rated: all were
+        pending.append(
+            FinishedRound(kept.pk, kept.game.ruleset, facts, kept.places, "won", when, rated=rated)
+        )
     pending.sort(key=lambda r: r.when)
     for first in range(0, len(pending), BATCH):
         write_rounds(pending[first : first + BATCH], tables)

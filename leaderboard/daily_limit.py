@@ -27,7 +27,7 @@ def apply_daily_limit(rounds: list[FinishedRound], pair_model: type[Model]) -> l
         {
             (low, high, utc_day(played.when))
             for played in rounds
-            if played.how in RANKED
+            if played.how in RANKED and played.rated
             for low, high in pairs_of(played)
         }
     )
@@ -46,7 +46,8 @@ def apply_daily_limit(rounds: list[FinishedRound], pair_model: type[Model]) -> l
     added: dict[tuple, int] = defaultdict(int)
     for played in rounds:
         day = utc_day(played.when)
-        pairs = pairs_of(played) if played.how in RANKED else []
+        # An unrated room's round takes none of the pair's allowance.
+        pairs = pairs_of(played) if played.how in RANKED and played.rated else []
         full = [pair for pair in pairs if tallies[(*pair, day)] >= DAILY_PAIR_LIMIT]
         allowed = {
             user for user in played.accounts.values() if not any(user in pair for pair in full)

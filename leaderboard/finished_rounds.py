@@ -31,6 +31,9 @@ class FinishedRound:
     how: str  # a RoundEnd's value (the backfill and the data migration pass the stored string)
     when: datetime
     coins: dict[int, int] = field(default_factory=dict)
+    # False for a room its players chose to play unrated (Game.rated, a challenge's choice): its
+    # results are written, counted on no board, and move no rating.
+    rated: bool = True
 
     @property
     def accounts(self) -> dict[int, int]:
@@ -45,4 +48,4 @@ class FinishedRound:
     @property
     def rateable(self) -> bool:
         """Whether the round can move ratings (the 5-a-day rule may still leave it unrated)."""
-        return self.how in RANKED and self.against_people and len(self.places) >= 2
+        return self.rated and self.how in RANKED and self.against_people and len(self.places) >= 2

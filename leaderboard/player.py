@@ -91,7 +91,7 @@ def recent_rounds(player: User, page_number: int | str | None) -> Page[Result]:
         # Read by the template: attributes of this page's rows only.
         result.others = others[result.round_id]  # type: ignore[attr-defined]
         result.ruleset_name = NAMES.get(result.ruleset, result.ruleset)  # type: ignore[attr-defined]
-        result.not_counted = why_not_counted(result)  # type: ignore[attr-defined]
+        result.not_counted = why_not_counted(result, result.room_rated)  # type: ignore[attr-defined]
     return page
 
 
@@ -129,10 +129,13 @@ class NewestFirst:
         # The `count` highest numbers from `newest` down, read backwards along the player's index:
         # with the LIMIT in the query the planner walks the index and joins each row's round by its
         # key; a range of numbers instead (1 to 20, say) looks to it like most of the table.
-        # A tournament's match is marked: one column of the round's game, joined by its key.
+        # A tournament's match is marked, and an unrated room's round says so: columns of the round's
+        # game, joined by its key.
         return list(
             Result.objects.filter(user=self.player, number__lte=newest)
-            .annotate(in_tournament=F("round__game__in_tournament"))
+            .annotate(
+                in_tournament=F("round__game__in_tournament"), room_rated=F("round__game__rated")
+            )
             .select_related("round")
             .defer(*(f"round__{name}" for name in ROUND_UNSHOWN))
             .order_by("-number")[:count]

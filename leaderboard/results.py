@@ -10,7 +10,8 @@ players' histories (histories), the standings' sums (standing_sums), the upsert 
 taking a round out again is round_removal.
 
 What counts: only accounts are ranked, computers take places; pass & play never counts; "agreed",
-"idle" and "void" rounds count for nobody; between the same two accounts at most 5 rounds a UTC day
+"idle" and "void" rounds count for nobody, nor do the rounds of an unrated room (`Game.rated`: written,
+counted on no board, rated for nobody); between the same two accounts at most 5 rounds a UTC day
 count. The results that count on the "against people" board also move their players' ratings
 (leaderboard.ratings.update), in the same transaction.
 """
@@ -64,7 +65,14 @@ def record_round(
         if s.index in places
     ]
     played = FinishedRound(
-        kept.pk, game.ruleset, facts, list(places), how, timezone.now(), dict(coins or {})
+        kept.pk,
+        game.ruleset,
+        facts,
+        list(places),
+        how,
+        timezone.now(),
+        dict(coins or {}),
+        rated=game.rated,
     )
     record_played(played)
     return kept
@@ -102,7 +110,7 @@ def write_rounds(
         seats = {s.index: s for s in played.seats}
         for place, index in enumerate(played.places, start=1):
             seat = seats[index]
-            counts = not void and seat.user_id is not None and index in counted[n]
+            counts = played.rated and not void and seat.user_id is not None and index in counted[n]
             rows.append(
                 result_model(
                     round_id=played.round_id,

@@ -4,7 +4,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
 import ludopat.converters  # noqa: F401  (registers <gameid>, <username>, <name>, <id>, <token>)
-from accounts.web.consumers import OnlineConsumer
+from accounts.web.consumers import AccountConsumer, OnlineConsumer
 from games.web.consumers import GameConsumer
 from games.web.tournament_consumer import TournamentConsumer
 
@@ -21,6 +21,7 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
 websocket_urlpatterns = [
     path("ws/online/", OnlineConsumer.as_asgi()),
+    path("ws/account/", AccountConsumer.as_asgi()),
     path("ws/games/<gameid:game_id>/", GameConsumer.as_asgi()),
     path("ws/tournaments/<id:tournament_id>/", TournamentConsumer.as_asgi()),
     re_path(r"", NoSuchSocket.as_asgi()),

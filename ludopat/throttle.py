@@ -39,6 +39,16 @@ DEFAULT_RATES = {
     "staked_join": (30, 300),  # joins race for rooms: a player may lose several in a row
     "quick": (30, 300),  # a press, a cancel, another tier
     "rematch": (20, 300),  # one offer or answer per finished game, and a few retries
+    "play_now": (30, 300),  # a press, a stop, another table: a few a minute (each may seat a table)
+    # Follows and blocks (accounts.social), per person (`allow_door`): a player follows a table's
+    # three others after a game, or tidies their Friends page, a few presses a minute; each press
+    # writes a row, and a script following thousands would fill tables and the followed's pages.
+    "follow": (30, 300),  # follow and unfollow
+    "block": (20, 300),  # block and unblock
+    # Challenges, per account (games/web/challenge_views.py): each one shows on another player's
+    # every page, so a flood is a nuisance to them; a person challenges a few friends a minute.
+    "challenge": (10, 300),
+    "challenge_answer": (30, 300),  # accept, decline, withdraw: a few presses a challenge
 }
 
 
@@ -97,8 +107,8 @@ def check(kind: str, asker: Asker, scope: str = "") -> bool:
 
 
 def allow_door(kind: str, request: HttpRequest, repeat: bool = False) -> bool:
-    """Whether this person may press a staked door (`kind`: opening a tournament, opening or joining a
-    staked room, quick match, rematch) now: counted against their account and browser session, not
+    """Whether this person may press a door that needs an account (`kind`: opening a tournament, opening
+    or joining a staked room, quick match, rematch; following and blocking) now: counted against their account and browser session, not
     their address, since the doors need an account and many players share an address. A `repeat`
     (a form sent again with the idempotency key of a press already counted, which the door answers
     with the first press's result) is not counted again."""

@@ -16,8 +16,12 @@ urlpatterns = [
     path("desk/", include("accounts.web.desk_urls")),
     path("leaderboard/", include("leaderboard.web.urls")),
     path("u/<username:username>/", include("accounts.web.profile_urls")),
+    path("friends/", include("accounts.web.friends_urls")),
     path("", include("games.web.urls")),
     path("", include("games.web.staking_urls")),
     path("", include("games.web.tournament_urls")),
+    path("", include("games.web.tables_urls")),
     path("", include("games.web.pages_urls")),
+    path("", include("games.web.live_now_urls")),
+    path("", include("games.web.challenge_urls")),
 ]

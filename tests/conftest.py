@@ -8,6 +8,7 @@ import redis
 from django.conf import settings
 
 from tests import fast_flush, fast_hashing
+from tests.event_loops import loop_set_aside
 
 # Transactional tests end by emptying the tables with DELETE instead of Django's flush (seconds each
 # on PostgreSQL): tests/fast_flush.py.
@@ -95,3 +96,14 @@ def pytest_collection_modifyitems(
                 not any(item.get_closest_marker(m) for m in long),
             )
         )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    """Every test but a browser test runs with no event loop marked running in its thread: a browser
+    test earlier on the same worker leaves Playwright's so (tests/event_loops.py)."""
+    if item.get_closest_marker("browser"):
+        yield
+        return
+    with loop_set_aside():
+        yield

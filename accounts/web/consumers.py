@@ -9,6 +9,9 @@ from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket
 from ..users.online import GROUP, Presence
 from ..users.sockets import ClosedOnBan, join_user_group, leave_user_group
 
+# A page signed out meanwhile (its session gone): nothing to say to it, and no reconnecting.
+NOT_SIGNED_IN = 4401
+
 
 class OnlineConsumer(ClosedOnBan, AsyncWebsocketConsumer):
     """Keeps the home page's "N players online" live: every change is pushed to every open page."""
@@ -50,3 +53,26 @@ class OnlineConsumer(ClosedOnBan, AsyncWebsocketConsumer):
 
     async def online_count(self, event: dict[str, Any]) -> None:
         await self.send(text_data=render_to_string("partials/online_count.html", event))
+
+
+class AccountConsumer(ClosedOnBan, AsyncWebsocketConsumer):
+    """Every page of a signed-in player that has no socket of its own in the account's group (base.html's
+    `account_socket`): its notices (a challenge, a tournament's news) arrive here, and a ban closes it.
+    It sends nothing and reads nothing from the page: a client that sends frames anyway is held to the
+    frame budget."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=NOT_SIGNED_IN)
+            return
+        self.frames = new_bucket()
+        await join_user_group(self)
+        await self.accept()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.frames.take():
+            await self.close(code=ABUSE_CLOSE_CODE)
+
+    async def disconnect(self, code: int) -> None:
+        await leave_user_group(self)

@@ -133,3 +133,11 @@ class LogInForm(AuthenticationForm):
         except get_user_model().DoesNotExist:
             return ""
         return ban_notice(user) if user.check_password(password) else ""
+
+
+class SocialForm(forms.Form):
+    """A follow, unfollow, block or unblock press (the player is in the address). `game`: pressed in a
+    finished game's panel, which the answer renders again; `next`: where a plain form goes back to."""
+
+    game = forms.CharField(required=False, max_length=24)
+    next = forms.CharField(required=False, max_length=2000)

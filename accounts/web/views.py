@@ -17,6 +17,7 @@ from ludopat.read_replica import reads_from_replica
 
 from ..models import User
 from ..moderation.reports import do_report_player
+from ..social.reads import relation
 from .forms import ReportPlayerForm, SignUpForm
 from .welcome import welcome
 
@@ -55,6 +56,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         return _player_not_found(request, username)
     context = player_page(player, page_in(request.GET))
     context["tournaments"] = [(entry, finish_name(entry)) for entry in finishes_of(player.pk)]
+    if request.user.is_authenticated and request.user.pk != player.pk:
+        context["relation"] = relation(
+            request.user.pk, player.pk
+        )  # Follow, Block and their undoing
     return render(request, "accounts/profile.html", context)
 
 

@@ -89,11 +89,14 @@ def finish_round(game: Game, seats: list[Seat], places: list[int], how: RoundEnd
 
 def refuse_if_staked(game: Game, what: str) -> None:
     """For what a staked game doesn't have (new rounds: a rematch is a new room with new stakes), nor
-    a tournament's match (the bracket opens the next one)."""
+    a tournament's match (the bracket opens the next one), nor a public table (Play now seats the
+    next one)."""
     if game.stake:
         raise Conflict(f"A staked room can't {what}: it starts when an opponent joins.")
     if game.in_tournament:
         raise Conflict("A tournament match is one round: the winner's next match opens by itself.")
+    if game.public:  # the waiting list seats each table; a new round would seat nobody by it
+        raise Conflict("A public table is one round: press Play now for another table.")
 
 
 def gave_up_last(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, Q
 
+from accounts.social.reads import blocked_by
+
 from ..models import ChatMessage, Game, Pause, Seat
 from . import caches
 from .actors import Actor
@@ -64,9 +66,12 @@ def game_and_seats_at(game_id: str, version: int) -> tuple[Game | None, list[Sea
 # --- chat --------------------------------------------------------------------------------------------
 
 
-def chat_messages(game: Game, limit: int = 200) -> list[ChatMessage]:
-    """The game's chat, oldest first (the newest `limit`), without the messages a moderator hid."""
+def chat_messages(game: Game, limit: int = 200, viewer_id: int | None = None) -> list[ChatMessage]:
+    """The game's chat, oldest first (the newest `limit`), without the messages a moderator hid, nor,
+    for `viewer_id`, those of the accounts they blocked."""
     shown = ChatMessage.objects.filter(game=game, hidden_at__isnull=True)
+    if viewer_id is not None:
+        shown = shown.exclude(user_id__in=blocked_by(viewer_id))
     rows = shown.order_by("-created", "-pk")[:limit]
     return list(reversed(rows))
 

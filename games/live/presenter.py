@@ -365,7 +365,8 @@ def chat_context(game: Game, seats: list[Seat], actor: Actor) -> dict:
         "chat_mode": chat.chat_mode(game),
         "quick_phrases": chat.QUICK_PHRASES,
         "chat_player": bool(actors.seats_of(game, seats, actor)),
-        "chat_messages": selectors.chat_messages(game) if enabled else [],
+        # Without the lines of accounts this viewer blocked (accounts.social).
+        "chat_messages": selectors.chat_messages(game, viewer_id=actor.user_id) if enabled else [],
         "viewer_id": actor.user_id,
         "reported": selectors.reported_by(game, actor) if enabled else set(),
         # A muted player sees until when and why before they type.

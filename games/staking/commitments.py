@@ -2,7 +2,8 @@
 offer is one), a quick-match entry, a staked game in play, or a tournament registered or in play.
 Every door into one asks `refuse_other_commitments`: opening and joining a room, a quick-match press
 (waiting or paired at once), the sweeper pairing two entries, offering and accepting a rematch,
-opening and registering for a tournament. Staking answers for its own commitments here; the layers
+opening and registering for a tournament, and accepting a staked challenge (games.challenges.answers:
+both players asked, their wallets locked in id order, as the sweeper's pairing does). Staking answers for its own commitments here; the layers
 above it (tournaments) add their question with `also_refuse` when the app is ready, so staking asks
 it without importing them.
 

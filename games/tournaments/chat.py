@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from accounts.social.reads import blocked_by
 from accounts.users.sanctions import ban_in_force, ban_notice, mute_notice
 from ludopat import throttle
 
@@ -28,13 +29,17 @@ from . import live
 from .models import Tournament, TournamentMatch
 
 
-def messages(tournament: Tournament, limit: int = 100) -> list[ChatMessage]:
+def messages(
+    tournament: Tournament, limit: int = 100, viewer_id: int | None = None
+) -> list[ChatMessage]:
     """The chat's last `limit` lines that no moderator hid and whose author is not banned now (a
     banned account's lines leave the chat with them; they come back if the ban is lifted), oldest
-    first."""
+    first; for `viewer_id`, without the lines of the accounts they blocked."""
     shown = ChatMessage.objects.filter(tournament=tournament, hidden_at__isnull=True).exclude(
         _author_banned()
     )
+    if viewer_id is not None:
+        shown = shown.exclude(user_id__in=blocked_by(viewer_id))
     return list(shown.order_by("-created", "-pk")[:limit])[::-1]
 
 

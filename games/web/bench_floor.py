@@ -10,8 +10,15 @@ of the game and its seats, the asker check (they hold a seat), the game row lock
 game's group. The game's sockets (FloorGameConsumer) forward that push without rendering: a frame of `size` characters (the bench
 asks for the median size of the real action's pushes), built from the version and the size alone.
 
-GET /games/bench-floor/counts answers this process's database queries and Redis round trips so far,
-counted from the process's start (`count_round_trips`, from games.apps): the bench reads every web process's before and after a window, and divides by the actions.
+The socket floor (`bench/live.py --via ws`): a frame `{"action": "bench-floor", "size": N}` on the game's
+socket goes the way every frame of an action goes in GameConsumer.receive (the frame budget, the JSON
+parse, the presence touch of a seated page, the action rate limit), then does the same read, check and
+`act` as the POST; the push reaches every socket, the actor's too, as a socket action's board does.
+
+GET /games/bench-floor/counts answers this process's database queries, Redis round trips and full-board
+renders (the template games/_live.html) so far, counted from the process's start (`count_round_trips`,
+from games.apps): the bench reads every web process's before and after a window, and divides by the
+actions.
 """
 
 from __future__ import annotations
@@ -27,11 +34,14 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
 
 from ludopat import push, throttle
+from ludopat.client_json import BadJson, parse_frame
+from ludopat.frame_limit import ABUSE_CLOSE_CODE
 from ludopat.routing import websocket_urlpatterns as site_sockets
 from ludopat.urls import urlpatterns as site_urls
+from ludopat.worker_threads import db_call
 
 from ..actions.core import lock_game
-from ..core import selectors
+from ..core import presence, selectors
 from ..core.actors import actor_for, seats_of
 from ..core.broadcast import group_name
 from ..models import Action
@@ -84,12 +94,48 @@ def pushed(game_id: str, version: int, size: int, skip: str = "") -> None:
     push.send(group_name(game_id), event, about=f"game {game_id}")
 
 
+FLOOR_ACTION = "bench-floor"
+
+
 class FloorGameConsumer(GameConsumer):
-    """The game's socket, which also forwards the floor's pushes: no database, no rendering."""
+    """The game's socket, which also forwards the floor's pushes (no database, no rendering) and takes
+    the socket floor's frames."""
 
     async def game_floor(self, event: dict[str, Any]) -> None:
         if event.get("skip") != self.channel_name:
             await self.send(text_data=floor_frame(int(event["version"]), int(event["size"])))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None or FLOOR_ACTION not in text_data[:200]:
+            await super().receive(text_data, bytes_data)  # the site's own frames
+            return
+        # What GameConsumer.receive does for every action's frame before the command runs.
+        if not self.frames.take():
+            await self.close(code=ABUSE_CLOSE_CODE)
+            return
+        try:
+            frame = parse_frame(text_data)
+        except BadJson:
+            return
+        if frame.action != FLOOR_ACTION:
+            await super().receive(text_data, bytes_data)
+            return
+        if self.seat_ids:
+            await db_call(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
+        asker = throttle.asker_for_scope(self.scope, self.actor.key, self.actor.user_id)
+        if not await db_call(throttle.allow_action)(self.game_id, asker):
+            return
+        form = FloorForm(dict(frame.fields))
+        await db_call(socket_floor)(self.game_id, self.actor, form.frame_size())
+
+
+def socket_floor(game_id: str, actor: Any, size: int) -> int | None:
+    """The socket floor's action: the POST's read, check and `act`; its push reaches every socket."""
+    game, seats = selectors.game_and_seats(game_id)
+    mine = seats_of(game, seats, actor) if game is not None else []
+    if not mine:
+        return None
+    return act(game_id=game_id, seat_id=mine[0].pk, size=size, skip="")
 
 
 def floor(request: HttpRequest, game_id: str) -> HttpResponse:
@@ -110,9 +156,10 @@ def floor(request: HttpRequest, game_id: str) -> HttpResponse:
     return HttpResponse(floor_frame(version, size))  # the actor's page has it: its socket skips it
 
 
-# --- what a window cost: queries and Redis round trips of this process ---------------------------------
+# --- what a window cost: queries, Redis round trips and full-board renders of this process --------------
 
-_counts = {"queries": 0, "redis_round_trips": 0}
+FULL_BOARD = "games/_live.html"  # the template of the whole board: each render of it is one
+_counts = {"queries": 0, "redis_round_trips": 0, "full_board_renders": 0}
 _lock = threading.Lock()
 
 
@@ -136,13 +183,24 @@ def _on_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
 
 
 def count_round_trips() -> None:
-    """From now on count every SQL statement this process sends (each connection's execute wrapper) and
+    """From now on count every SQL statement this process sends (each connection's execute wrapper),
     every write of one command or one pipeline to Redis (redis-py's `send_packed_command`, sync for the
-    cache and Celery's client, async for the channel layer): a write is one round trip."""
+    cache and Celery's client, async for the channel layer): a write is one round trip; and every
+    render of the full board's template (Django's Template.render, which `render_to_string` and
+    `{% include %}` both reach)."""
     import redis.asyncio.connection as async_connection
     import redis.connection as sync_connection
+    from django.template import base as template_base
 
     connection_created.connect(_on_connection, weak=False)
+    render = template_base.Template.render
+
+    def render_counted(self: Any, context: Any) -> Any:
+        if self.name == FULL_BOARD:
+            _count("full_board_renders")
+        return render(self, context)
+
+    template_base.Template.render = render_counted  # type: ignore[method-assign]
     sync_send = sync_connection.AbstractConnection.send_packed_command
     async_send = async_connection.AbstractConnection.send_packed_command
 

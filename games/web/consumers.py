@@ -15,6 +15,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from redis.exceptions import RedisError
 
+from accounts.social.reads import hides_lines_of
 from accounts.users.banned_sessions import banned_account_of
 from accounts.users.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat import metrics, throttle
@@ -238,7 +239,11 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
     @db_call
     def _render_chat_message(self, message_id: int) -> str:
         message = ChatMessage.objects.filter(pk=message_id, game_id=self.game_id).first()
-        return render_chat_message(message, self.actor) if message is not None else ""
+        # The push goes to the game's whole group; each socket renders for its viewer, so a line by
+        # an account this viewer blocked is left out here (the whole log leaves it out likewise).
+        if message is None or hides_lines_of(self.actor.user_id, message.user_id):
+            return ""
+        return render_chat_message(message, self.actor)
 
     async def _send_chat_log(self) -> None:
         html = await self._render_chat_log()

@@ -15,6 +15,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
+from accounts.social.reads import hides_lines_of
 from accounts.users.sanctions import ban_in_force
 from accounts.users.sockets import ClosedOnBan, join_user_group, leave_user_group
 from ludopat.frame_limit import ABUSE_CLOSE_CODE, new_bucket
@@ -73,13 +74,13 @@ def render_score(tournament_id: int, match: str, scores: list[int]) -> str:
 
 
 def render_chat_line(tournament_id: int, message_id: int, user_id: int | None) -> str:
-    """One new line of the tournament's chat, appended to the log ("" if hidden, or for a banned
-    viewer, who gets no chat)."""
+    """One new line of the tournament's chat, appended to the log ("" if hidden, by an account the
+    viewer blocked, or for a banned viewer, who gets no chat)."""
     message = ChatMessage.objects.filter(
         pk=message_id, tournament_id=tournament_id, hidden_at__isnull=True
     ).first()
-    if message is None:
-        return ""
+    if message is None or hides_lines_of(user_id, message.user_id):
+        return ""  # hidden, or by an account this viewer blocked
     if user_id is not None:
         viewer = get_user_model().objects.filter(pk=user_id).first()
         if viewer is None or ban_in_force(viewer):

@@ -118,7 +118,7 @@ def chat_context(tournament: Tournament, user: User | AnonymousUser) -> dict[str
     session ends at its next request, so it reads as a guest)."""
     user_id = user.pk if user.is_authenticated else None
     return {
-        "chat_messages": tournament_chat.messages(tournament),
+        "chat_messages": tournament_chat.messages(tournament, viewer_id=user_id),
         "chat_mode": tournament_chat.mode_for(tournament, user_id),
         "quick_phrases": QUICK_PHRASES,
         "viewer_id": user_id,

@@ -25,3 +25,22 @@ document.addEventListener("htmx:oobAfterSwap", () => {
     else seen.add(notice.dataset.notice);
   }
 });
+
+// A challenge's notice (games/challenges): a refused Accept or Decline answers with the sentence in
+// the notice's place, so it is swapped in like an answer; and once a challenge is accepted, its own
+// page (the challenger waiting on it) goes to the room.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const status = event.detail.xhr.status;
+  if (status >= 400 && status < 500 && event.detail.elt?.closest?.("[data-challenge-notice]")) {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});
+document.addEventListener("htmx:oobAfterSwap", () => {
+  for (const accepted of document.querySelectorAll("[data-go][data-href]")) {
+    if (document.querySelector(`[data-waiting-for="${accepted.dataset.go}"]`)) {
+      window.location.assign(accepted.dataset.href);
+      return;
+    }
+  }
+});

@@ -44,6 +44,8 @@ def seed() -> dict[str, list[str]]:
     from accounts.moderation.roles import ensure_roles
     from games import actions
     from games.actions import chat, pauses
+    from games.challenges.issuing import do_challenge
+    from games.challenges.rules import terms_for
     from games.models import Round
     from games.tournaments.registration import open_tournament
     from tests import factories as f
@@ -75,6 +77,8 @@ def seed() -> dict[str, list[str]]:
         f.write(order, now - timedelta(days=days), ruleset=("classic", "duel")[days % 2])
 
     tournament = open_tournament(4, 100)  # the lobby lists it; its bracket page has seats to take
+    # A challenge waiting for the player: its notice at the top of every page they walk.
+    waiting_challenge = do_challenge(them, PLAYER, terms_for("classic", seats=4))
     rounds = Round.objects.exclude(public_id="").order_by("pk")
     return {
         "game_id": [finished.pk, in_play.pk, staked.pk, waiting.pk, paused.pk],
@@ -86,6 +90,7 @@ def seed() -> dict[str, list[str]]:
         "token": ["set-password"],
         "report_id": [str(report.pk)],  # the moderator's desk
         "tournament_id": [str(tournament.pk)],
+        "challenge_id": [str(waiting_challenge.pk)],
     }
 
 

@@ -95,7 +95,41 @@ async def test_the_floor_writes_one_action_and_every_other_socket_gets_the_asked
         assert 'data-floor="1"' in frame and "token-button" not in frame  # not a rendered board
     assert await host_ws.receive_nothing(timeout=0.3)  # the POST's answer carried it
     counts = await database_sync_to_async(Client().get)("/games/bench-floor/counts")
-    assert set(json.loads(counts.content)) == {"queries", "redis_round_trips"}
+    assert set(json.loads(counts.content)) == {"queries", "redis_round_trips", "full_board_renders"}
+    for ws in pages:
+        await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_socket_floor_writes_one_action_and_every_socket_gets_the_frame_the_actors_too(
+    django_user_model, floor_on
+):
+    """`--via ws` against its own floor: the frame is sent on the player's socket, and the push reaches
+    every page, the actor's included (a socket action has no POST answer to carry its board)."""
+    app = sockets(bench_floor.websocket_urlpatterns)
+    game, host, guest, nosy = await database_sync_to_async(_room)(django_user_model)
+    pages = []
+    for user in (host, guest, nosy):
+        key = await database_sync_to_async(session_for)(user, f"key-{user.pk}")
+        pages.append(await connect(game.pk, key, app=app))
+    for ws in pages:
+        await drain(ws)
+    count = database_sync_to_async(lambda: Action.objects.filter(game=game).count())
+    actions_before = await count()
+
+    await pages[0].send_to(text_data=json.dumps({"action": "bench-floor", "size": 3000}))
+
+    for ws in pages:
+        frame = await ws.receive_from(timeout=3)
+        assert len(frame) == 3000 and version_of(frame) == game.version + 1
+        assert 'data-floor="1"' in frame
+    assert await count() == actions_before + 1
+
+    await pages[2].send_to(text_data=json.dumps({"action": "bench-floor", "size": 3000}))
+    for ws in pages:  # a spectator holds no seat: nothing happens
+        assert await ws.receive_nothing(timeout=0.3)
+    assert await count() == actions_before + 1
     for ws in pages:
         await ws.disconnect()
 

@@ -2,7 +2,7 @@
 
 A player holds at most one thing played for coins: an open staked room (a rematch offer is one), a
 quick-match entry, a staked game in play, or a tournament registered or in play. Each door below makes
-one of them; for every ordered pair of doors (A, then B) the player goes through A, is refused at B with
+one of them (a staked challenge's accept makes a staked game in play); for every ordered pair of doors (A, then B) the player goes through A, is refused at B with
 a sentence naming what A made, and once A is released (cancelled, finished, left) goes through B.
 """
 
@@ -22,6 +22,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import actions
+from games.challenges.answers import do_accept
+from games.challenges.issuing import do_challenge
+from games.challenges.rules import terms_for
 from games.core.errors import Conflict
 from games.models import Game
 from games.staking.quick import do_quick_match, pair_entries
@@ -165,6 +168,22 @@ def _accept(player, ctx):
     return playing(do_join_staked_room(player, ctx["offer"].pk))
 
 
+# --- challenges
+
+
+def _accept_challenge(player, ctx):
+    """Another player's staked challenge, accepted by the player (both wallets checked at the accept)."""
+    if "challenge" not in ctx:
+        other = User.objects.get(pk=someone().user_id)
+        terms = terms_for("twodice", stake="90")
+        ctx["challenge"] = do_challenge(member(other), _name(player), terms)
+    return playing(do_accept(player, ctx["challenge"].pk))
+
+
+def _name(player) -> str:
+    return User.objects.get(pk=player.user_id).username
+
+
 # --- tournaments
 
 
@@ -204,6 +223,7 @@ DOORS = {
         Door("sweeper pairs", IN_PLAY, _sweeper_pair, _resign),
         Door("rematch offer", r"rematch", _offer, _cancel, before=_finished_with),
         Door("rematch accept", IN_PLAY, _accept, _resign, before=_finished_with),
+        Door("challenge accept", IN_PLAY, _accept_challenge, _resign),
         Door("tournament open", r"tournament #\d+", _open_tournament, _leave),
         Door("tournament register", r"tournament #\d+", _register, _leave),
     ]
