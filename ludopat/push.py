@@ -30,12 +30,25 @@ def send_on_commit(group: str, event: dict[str, Any], *, about: str = "") -> Non
 
 def send(group: str, event: dict[str, Any], *, about: str = "") -> bool:
     """`event` to every socket in `group` now, from synchronous code; False if it could not be sent
-    (no channel layer, Redis unreachable)."""
+    (no channel layer, Redis unreachable). The site's layer (ludopat/channel_layer.py) publishes from
+    this thread in one round trip; another layer is driven through an event loop."""
+    layer = get_channel_layer()
+    publish = getattr(type(layer), "group_send_sync", None)
+    if publish is None:
+        try:
+            return async_to_sync(send_async)(group, event, about=about)
+        except Exception:  # e.g. called from an event loop's own thread: still never raised
+            log.exception("could not push %s to %s", event.get("type"), about or group)
+            return False
     try:
-        return async_to_sync(send_async)(group, event, about=about)
-    except Exception:  # e.g. called from an event loop's own thread: still never raised
+        publish(layer, group, event)
+    except (OSError, RedisError) as error:
+        _unreachable(error, group, event, about)
+        return False
+    except Exception:
         log.exception("could not push %s to %s", event.get("type"), about or group)
         return False
+    return True
 
 
 async def send_async(
@@ -49,16 +62,20 @@ async def send_async(
     try:
         await layer.group_send(group, event)
     except (OSError, RedisError) as error:
-        # All of Redis, or the shard of this group (CHANNEL_LAYER_REDIS_URLS), is gone: a game's open
-        # pages are closed and reconnect (games/web/consumers.py) and resync when it is back.
-        log.warning(
-            "channel layer unreachable (%s): could not push %s to %s",
-            error,
-            event.get("type"),
-            about or group,
-        )
+        _unreachable(error, group, event, about)
         return False
     except Exception:
         log.exception("could not push %s to %s", event.get("type"), about or group)
         return False
     return True
+
+
+def _unreachable(error: BaseException, group: str, event: dict[str, Any], about: str) -> None:
+    # All of Redis, or the shard of this group (CHANNEL_LAYER_REDIS_URLS), is gone: a game's open
+    # pages are closed and reconnect (games/web/consumers.py) and resync when it is back.
+    log.warning(
+        "channel layer unreachable (%s): could not push %s to %s",
+        error,
+        event.get("type"),
+        about or group,
+    )

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from .channel_layer import prefix_for
 from .env import env_bool, env_int, env_list, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -170,18 +171,20 @@ EMBEDDED_REDIS_PORT = env_int("EMBEDDED_REDIS_PORT", 6391)
 def redis_settings(url: str, channel_layer_urls: list[str] | None = None) -> dict:
     """Every setting that points at Redis: the channel layer, the cache and the Celery broker.
 
-    The channel layer alone may be spread over several Redis servers (`channel_layer_urls`):
-    channels-redis shards each group (a game's viewers, an account's sockets) and each daphne process's
-    inbox over them by a hash of its name, so pushes grow past one Redis. The cache (presence, rate
+    The channel layer is channels-redis's pubsub layer as the site extends it
+    (ludopat/channel_layer.py: a push is one PUBLISH, at most once). It alone may be spread over
+    several Redis servers (`channel_layer_urls`): each group (a game's viewers, an account's sockets)
+    lives on the server its name hashes to, so pushes grow past one Redis. The cache (presence, rate
     limits, shared renders) and the broker stay on `url`, one server that every process agrees on.
     """
+    layer_urls = list(channel_layer_urls or [url])
     return {
         "REDIS_URL": url,
-        "CHANNEL_LAYER_REDIS_URLS": list(channel_layer_urls or [url]),
+        "CHANNEL_LAYER_REDIS_URLS": layer_urls,
         "CHANNEL_LAYERS": {
             "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": list(channel_layer_urls or [url])},
+                "BACKEND": "ludopat.channel_layer.PubSubLayer",
+                "CONFIG": {"hosts": layer_urls, "prefix": prefix_for(layer_urls)},
             }
         },
         "CACHES": {

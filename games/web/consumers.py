@@ -83,11 +83,8 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             log.warning(
                 "channel layer unreachable (%s): socket of game %s told to retry", error, game_id
             )
-            # With a sharded layer the part that failed may be this process's inbox while the game's
-            # group lives on a shard still up: left in the group, this dead socket would make every
-            # push to the game fail at its inbox's shard (a group send of channels-redis gives up at the
-            # first shard it can't reach: members on the shards after it get nothing), until the
-            # group expires a day later. Before the close: the page may be back at once.
+            # With a sharded layer the shard that failed may be the account's while the game's group
+            # lives on one still up: leave the groups before the close (the page may be back at once).
             await self._leave_groups()
             if "websocket.close" not in sent:
                 if "websocket.accept" not in sent:
@@ -211,12 +208,11 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await self._send_error(str(error), board=error.status == 409)
 
     async def _rejoin_groups(self) -> None:
-        """On every heartbeat (25 s) the socket joins its game's group and its account's again. Their
-        shard may have gone away since `connect` (the channel layer may be sharded over several
-        Redis servers, CHANNEL_LAYER_REDIS_URLS): this raises, and the socket is closed with
-        TRY_AGAIN_LATER, as when all of Redis goes, instead of staying open with no pushes ever
-        reaching it; its page reconnects and resyncs once the shard is back. A shard that came back
-        empty (a restart) has its members again."""
+        """On every heartbeat (25 s) the socket joins its game's group and its account's again: a
+        no-op while its process is subscribed to them. A lost subscription closes the socket at once
+        (ludopat/channel_layer.py); should a group's subscription be gone anyway, joining subscribes
+        again, or raises while its shard is unreachable, and the socket is closed with
+        TRY_AGAIN_LATER instead of staying open with no pushes ever reaching it."""
         await self.channel_layer.group_add(self.group, self.channel_name)
         await join_user_group(self)
 
@@ -231,7 +227,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             except (OSError, RedisError) as error:
                 game_id = getattr(self, "game_id", None)
                 log.warning("channel layer unreachable (%s): a socket of game %s could not leave a "
-                            "group (the group expires)", error, game_id)  # fmt: skip
+                            "group", error, game_id)  # fmt: skip
 
     async def close_for_ban(self, notice: str) -> None:
         """The page shows the game as to a watcher from now on (no "Your turn" beside a closed

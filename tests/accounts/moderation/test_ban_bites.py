@@ -1,7 +1,7 @@
 """After a ban commits, nothing is played in the banned account's name, whatever carried the command:
 a POST that was authenticated before the ban, or a game page's WebSocket whose close message never
 arrived (a Redis error while closing, a ban landing between the socket's identify and its joining the
-account's group, channels-redis forgetting group members after its group expiry)."""
+account's group, the channel layer's Redis unreachable as the ban's push was published)."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ async def test_an_open_socket_whose_close_message_was_lost_plays_nothing(
 ):
     game, alice, _bob, moderator = await running_game(django_user_model)
     ws = await connect(game.pk, await database_sync_to_async(session_for)(alice, "key-a"))
-    # The account's group forgot this socket, so the ban's close message never reaches it.
+    # The socket is out of the account's group, so the ban's close message never reaches it.
     await get_channel_layer().group_discard(user_group(alice.pk), await channel_of(ws))
     await database_sync_to_async(bans.do_ban)(moderator, alice, reason="Threats")
 

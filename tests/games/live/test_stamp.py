@@ -4,9 +4,9 @@ its viewpoint rendered for it, without rendering or reading anything itself."""
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import channel_layers, get_channel_layer
 from django.utils import timezone
 
@@ -40,6 +40,29 @@ def _old_enough(django_user_model, name: str):
     return user
 
 
+class _Listening:
+    """The game's pushes as one socket gets them: a channel in the game's group on an event loop of
+    its own (in a thread), from before the action to the end (the channel layer keeps no message for
+    a socket that is not listening, ludopat/channel_layer.py)."""
+
+    def __init__(self, game_id: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.channel = self._run(_listening(game_id))
+
+    def _run(self, coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(10)
+
+    def next_version_pushed(self) -> dict:
+        return self._run(_next_version_pushed(self.channel))
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()  # the layer's connections of this loop with it
+
+
 async def _listening(game_id: str) -> str:
     layer = get_channel_layer()
     channel = await layer.new_channel()
@@ -63,9 +86,12 @@ def test_a_finished_staked_game_with_a_rematch_offer_is_rendered_once_per_viewpo
     matched the board a socket rendered, so every socket of the page rendered it again."""
     ann, bea = (_old_enough(django_user_model, n) for n in ("ann", "bea"))
     old = finished_staked_game(ann, bea)
-    channel = async_to_sync(_listening)(old.pk)
-    do_offer_rematch(member(bea), old.pk)  # a new version of the old game: the offer in its log
-    event = async_to_sync(_next_version_pushed)(channel)
+    listening = _Listening(old.pk)
+    try:
+        do_offer_rematch(member(bea), old.pk)  # a new version of the old game: the offer in its log
+        event = listening.next_version_pushed()
+    finally:
+        listening.close()
     game = fresh(old)
     assert event["version"] == game.version
     seats = list(game.seats.select_related("user"))
