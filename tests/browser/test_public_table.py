@@ -1,7 +1,8 @@
 """A public table in real browsers: four accounts, each in a browser context of their own, press Play now
 on the home page for a 4-table of classic; the first three wait on the waiting screen (how many wait,
 how long, whom it looks for), which survives a reload, and the fourth press takes all four to the
-table by itself (the push, or the screen's poll). A fifth context watches the table as a spectator.
+table by itself (the push, or the screen's poll). A fifth context finds the table on Live now and
+watches it from there as a spectator.
 Three players resign one after another (the computer plays each resigned seat on, and each is placed
 after everyone still playing), so the round ends with every place decided: the spectator's board
 follows it to the result, and the leaderboard's "against people" board shows 10, 6, 3 and 0 points
@@ -71,9 +72,17 @@ def test_public_table_four_strangers_play_now_a_spectator_follows_and_points_lan
     assert all(page.url == url for page in (ann, ben, cat))
     check_accessible(dan, "a public table in play")
 
+    # A stranger finds the table on Live now (its list polls: the table may come a poll later) and
+    # watches it from there.
     spectator = new_page()
-    spectator.goto(url)
+    spectator.goto("/live/")
+    game_id = re.search(r"/games/([^/]+)/", url).group(1)
+    watch = spectator.locator(f'[data-game="{game_id}"]').get_by_test_id("live-watch")
+    expect(watch).to_be_visible(timeout=20_000)
+    check_accessible(spectator, "Live now listing a public table")
+    watch.click()
     expect(live(spectator)).to_have_attribute("data-status", "playing")
+    assert spectator.url == url
     expect(spectator.get_by_test_id("resign")).to_have_count(0)  # watching, not playing
 
     # dan leaves first (last place), then cat, then ben; ann is the last still playing.
