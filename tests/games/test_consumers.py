@@ -19,6 +19,7 @@ from games import actions
 from games.core import actors, broadcast, presence
 from games.models import Game
 from ludopat.asgi import application
+from tests.games.page_model import board_model, shown
 from tests.games.webplay import SEED, everyone_here, fresh, friends_room, member
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -57,6 +58,9 @@ async def connect(
     connected, _ = await ws.connect()
     assert connected is expect
     ws.pending = []  # messages that arrived while connecting, read first by the helpers below
+    # The page's board, kept from every frame the helpers read (a presence push may come before a
+    # version's push and carry regions that the version's push then need not carry again).
+    ws.model = board_model().BoardModel()
     if connected:
         await ws.send_to(text_data=json.dumps({"resync": have}))
         if have < 0:  # the page shows nothing yet: wait for the board its resync brings
@@ -67,42 +71,58 @@ async def connect(
 
 async def receive(ws, timeout: float) -> str:
     if getattr(ws, "pending", None):
-        return ws.pending.pop(0)
-    return await ws.receive_from(timeout=timeout)
+        return taken(ws, ws.pending.pop(0))
+    return taken(ws, await ws.receive_from(timeout=timeout))
+
+
+def taken(ws, message: str) -> str:
+    """`message` as the page shows it once taken: a board push with the regions the page kept."""
+    model = getattr(ws, "model", None)
+    if model is None or 'id="game-live"' not in message:
+        return message
+    model.apply(message)
+    return shown(model, message)
 
 
 def version_of(html: str) -> int:
     return int(re.search(r'data-version="(\d+)"', html).group(1))
 
 
-async def board_at(ws, version: int, timeout=3.0) -> str:
-    """Messages until the board at `version` (presence updates of others come in between)."""
+async def board_at(ws, version: int, timeout=3.0, frame: bool = False) -> str:
+    """Messages until the board at `version` (presence updates of others come in between): the page
+    as it shows that board, or with `frame` the frame that brought it, as sent."""
     deadline = asyncio.get_event_loop().time() + timeout
     while True:
         left = deadline - asyncio.get_event_loop().time()
-        html = await receive(ws, max(left, 0.05))
+        if getattr(ws, "pending", None):
+            sent = ws.pending.pop(0)
+        else:
+            sent = await ws.receive_from(timeout=max(left, 0.05))
+        html = taken(ws, sent)
         if 'id="game-live"' in html and version_of(html) >= version:
-            return html
+            return sent if frame else html
 
 
 async def latest(ws) -> str:
     """The last of the boards that arrive now (at least one)."""
     html = await board_at(ws, 0)
     while ws.pending:
-        message = ws.pending.pop(0)
+        message = taken(ws, ws.pending.pop(0))
         if 'id="game-live"' in message:
             html = message
     while not await ws.receive_nothing(timeout=0.3):
-        message = await ws.receive_from()
+        message = taken(ws, await ws.receive_from())
         if 'id="game-live"' in message:
             html = message
     return html
 
 
 async def drain(ws):
+    for message in getattr(ws, "pending", []):
+        taken(ws, message)
     ws.pending = []
     while not await ws.receive_nothing(timeout=0.15):
-        await ws.receive_from()
+        taken(ws, await ws.receive_from())
 
 
 @database_sync_to_async
@@ -182,7 +202,7 @@ async def test_a_push_leaves_out_the_ground_the_socket_sent_its_page_and_a_resyn
     game = await database_sync_to_async(fresh)(game)
     await database_sync_to_async(actions.do_roll)(game.pk, member(host), game.version)
     rolled = (await database_sync_to_async(fresh)(game)).version
-    pushed = await board_at(watch_ws, rolled)
+    pushed = await board_at(watch_ws, rolled, frame=True)
     key = re.search(r'data-ground="([0-9a-f]+)"', whole).group(1)
     if 'id="live-board"' in pushed:  # (a roll leaves the tokens where they were: no board at all)
         assert f'<g id="board-ground" data-ground="{key}" hx-preserve="true"></g>' in pushed
