@@ -29,13 +29,19 @@ def version_in(html: str) -> int | None:
 
 
 async def boards(ws) -> list[int]:
-    """The versions of the boards that arrive now."""
+    """The versions of the boards that arrive now: whole boards and pushes that move a page to a
+    version, not the pushes of who is here, which move none (their `data-from` is their version)."""
     seen = []
     while not await ws.receive_nothing(timeout=0.4):
         html = await ws.receive_from()
-        if 'id="game-live"' in html:
+        if 'id="game-live"' in html and not same_version(html):
             seen.append(version_in(html))
     return seen
+
+
+def same_version(html: str) -> bool:
+    moves = re.search(r'<div id="game-live"[^>]*data-from="(\d+)"[^>]*data-version="(\d+)"', html)
+    return moves is not None and moves.group(1) == moves.group(2)
 
 
 async def socket_name(ws) -> str:
