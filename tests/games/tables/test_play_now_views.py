@@ -88,6 +88,17 @@ def test_play_now_push_and_poll_take_the_waiting_players_to_their_table(
     assert ca.get("/play-now/waiting")["Location"] == game.get_absolute_url()
 
 
+def test_play_now_table_found_has_one_place_on_every_page_a_waiting_player_may_have_open():
+    """The push that says the table is ready reaches every page of the account (the account socket):
+    each has one place for it, so it shows there instead of failing to find its target."""
+    (a,) = accounts("a")
+    ca = logged_in(a)
+    press(ca)
+    for path in ("/", "/leaderboard/", "/friends/", "/play-now/waiting"):
+        page = text(ca.get(path))
+        assert page.count('<div id="table-found"') == 1, path
+
+
 def test_play_now_stop_waiting_from_the_screen():
     (a,) = accounts("a")
     ca = logged_in(a)
