@@ -34,6 +34,18 @@ How bench/live.py uses it, one model per page (socket):
 (4, [])
 >>> model.apply('<div id="game-live" hx-swap-oob="none" data-from="5" data-version="6"></div>')
 'gap'
+
+A tree that pushes whole boards without regions (before the regions) is followed alike: each push is
+a whole board, and its token buttons are read from all of it.
+
+>>> old = BoardModel()
+>>> options = "'[{&quot;die&quot;: 0}]'"  # the token's ways, as the template escapes them
+>>> old.apply('<div id="game-live" hx-swap-oob="true" data-version="5" data-my-turn="1" '
+...           'data-can-roll="0"><button class="token-button tb-red movable" id="tb-red-0" '
+...           'data-token="red:0" data-options=' + options + '></button></div>')
+'whole'
+>>> old.actions()
+[('move', {'version': 5, 'colour': 'red', 'index': '0', 'die': 0})]
 """
 
 from __future__ import annotations
@@ -91,7 +103,7 @@ class BoardModel:
         if int(attributes.get("data-version", -1)) < self.version:
             return OLD
         self.attributes = attributes
-        self.regions = _regions(frame)
+        self.regions = _regions(frame) or {WHOLE: frame}  # no regions: an older tree's board
         self.wholes += 1
         return WHOLE
 
@@ -112,6 +124,12 @@ class BoardModel:
         self.regions_swapped += len(changed)
         return PUSH
 
+    def moved(self, version: int) -> None:
+        """The version moved and the board did not (the bench's floor action, games/web/bench_floor.py,
+        whose frames carry no board): the next push moves from it."""
+        if version > self.version:
+            self.attributes["data-version"] = str(version)
+
     def actions(self) -> list[tuple[str, dict]]:
         """What this page's player may do now, as the page would send it (a POST's fields, or a
         ws-send's): a roll, or each way each movable token may go; [] when it is not their turn."""
@@ -121,7 +139,7 @@ class BoardModel:
         if self.attributes.get("data-can-roll") == "1":
             return [("roll", {"version": version})]
         found = []
-        for token, raw in _OPTIONS.findall(self.regions.get("dice", "")):
+        for token, raw in _OPTIONS.findall(self.regions.get("dice", self.regions.get(WHOLE, ""))):
             colour, index = token.split(":")
             for option in json.loads(html.unescape(raw)):
                 values: dict = {"version": version, "colour": colour, "index": index}

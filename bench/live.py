@@ -52,8 +52,9 @@ action's over the floor's at the same phases).
 `--before PATH` (a checkout of another commit, its .venv made): this file runs that tree and this one
 alternately, twice each, each run a process of its own with its tree's Python and code and a database
 of its own, PATH running this tree's games/web/bench_floor.py meanwhile; it prints each run, each
-tree's medians and the last line from them, B being the PATH tree's web CPU per action. Everything
-that reads what a board message says is `follow`. --profile runs py-spy on the web processes during the 50-game windows and
+tree's medians and the last line from them, B being the PATH tree's web CPU per action. Each page's
+board is a model (bench/board_model.py) that takes whole boards and region pushes alike, so the
+same bench drives a tree that pushes whole boards. --profile runs py-spy on the web processes during the 50-game windows and
 prints their web CPU per action by stage (bench/stages.py), real, floor and the difference.
 """
 
@@ -62,7 +63,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import html as htmllib
+import importlib.util
 import json
 import os
 import random
@@ -84,6 +85,22 @@ HERE = Path(__file__).resolve().parents[1]
 ROOT = Path(os.environ.get("LUDOPAT_BENCH_TREE") or HERE).resolve()
 sys.path.insert(0, str(ROOT))
 BIN = Path(sys.executable).parent
+
+
+def _board_model():
+    """bench/board_model.py of this checkout (a --before run's ROOT is the other tree, which may lack it)."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_board_model", HERE / "bench" / "board_model.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+board_model = _board_model()
+BoardModel = board_model.BoardModel
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/ludopat_live"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/6"
@@ -448,60 +465,30 @@ def make_rooms(people: list[Person], count: int, seats: int = 2) -> list[str]:
 # --- reading a board: the one place that knows what a board message looks like ------------------------
 
 
-@dataclass(frozen=True)
-class Followed:
-    """What a page knows after a message that carried a board."""
+def floor_version(message: str) -> int | None:
+    """The version a floor frame moves to (games/web/bench_floor.py: the version moved, the board did
+    not), None for any other message.
 
-    board: str  # the page's board now: what `follow` gets again with the next message
-    version: int
-    offer: tuple[str, dict] | None  # what its viewer may do: ("roll"|"move"|"over", fields) or None
-    floor: bool = False  # a floor frame: the version moved, the board (and the offer) did not
-
-
-def follow(board: str, message: str) -> Followed | None:
-    """The page's board after `message` (a socket's push or a POST's answer), and the action it offers
-    its viewer; None if the message carries no board. Today every board message is the whole
-    #game-live, so it replaces `board`; a bench that follows region pushes swaps this function for one
-    keeping a model of the board (the rest of the bench reads only what this returns).
-
-    >>> follow("", '<div id="game-live" data-version="7" data-floor="1">xx</div>').version
+    >>> floor_version('<div id="game-live" data-version="7" data-floor="1">xx</div>')
     7
-    >>> follow("", '<div id="toast">no</div>') is None
+    >>> floor_version('<div id="game-live" data-version="7">xx</div>') is None
     True
     """
-    if 'id="game-live"' not in message[:200]:
+    head = message[:200]
+    if 'id="game-live"' not in head or 'data-floor="1"' not in head:
         return None
-    found = VERSION_RE.search(message)
-    if found is None:
-        return None
-    version = int(found.group(1))
-    if 'data-floor="1"' in message[:200]:
-        return Followed(board, version, None, floor=True)
-    return Followed(message, version, offer_of(message))
+    found = VERSION_RE.search(head)
+    return int(found.group(1)) if found else None
 
 
-def offer_of(board: str) -> tuple[str, dict] | None:
-    """The action a whole board offers its viewer: a roll, a move of one of the movable tokens (one
-    chosen at random), "over" for a finished game, or nothing."""
-    head = board[:1500]
-    if 'data-my-turn="1"' in head:
-        if 'data-can-roll="1"' in head:
-            return "roll", {}
-        options = [
-            (token, option)
-            for token, raw in OPTIONS_RE.findall(board)
-            for option in json.loads(htmllib.unescape(raw))
-        ]
-        if options:
-            token, option = random.choice(options)
-            colour, index = token.split(":")
-            values = {"colour": colour, "index": index}
-            if option.get("die") not in (None, ""):
-                values["die"] = option["die"]
-            if option.get("pair"):
-                values["pair"] = "true"
-            return "move", values
-    if 'data-status="finished"' in board[:600]:
+def offer_of(model: board_model.BoardModel) -> tuple[str, dict] | None:
+    """The action a page's board (its model) offers its viewer: a roll, one of the moves (chosen at
+    random), "over" for a finished game, or nothing; without the version (the bench adds the newest)."""
+    choices = model.actions()
+    if choices:
+        name, values = random.choice(choices)
+        return name, {k: v for k, v in values.items() if k != "version"}
+    if model.status == "finished":
         return "over", {}
     return None
 
@@ -530,6 +517,9 @@ class Window:
     arrivals: str = "even"  # the games' phases: even (a steady rate) or random (recurring bursts)
     profiles: list[Path] = field(default_factory=list)  # py-spy's samples of each web process
     frames: int = 0  # frames the sockets received in the window, all sockets summed
+    # What the sockets' board models made of the board frames (all sockets summed): whole boards,
+    # region pushes, the regions those carried, gaps (a resync asked), old pushes dropped.
+    followed: dict[str, int] = field(default_factory=dict)
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -564,9 +554,9 @@ class Viewer:
 
     def __init__(self, game: LiveGame, index: int, person: Person, port: int):
         self.game, self.index, self.person, self.port = game, index, person, port
-        self.version = -1
-        self.board = ""
-        self.offer: tuple[str, dict] | None = None  # what the board offers this viewer (`follow`)
+        # The page's board as it was sent: whole boards and region pushes (bench/board_model.py).
+        self.model = BoardModel()
+        self.resyncing = False  # asked for the whole board after a gap, not yet sent it
         self.ws = None
         self.reader: asyncio.Task | None = None
         self.http: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
@@ -577,6 +567,16 @@ class Viewer:
         self.cookies = {"sessionid": person.session, "csrftoken": secrets.token_hex(16)}
         self.channel = ""
         self.loaded = False  # the game page was loaded (its cookies kept)
+
+    @property
+    def version(self) -> int:
+        """The version the page shows (-1 before its first board)."""
+        return int(self.model.version)
+
+    @property
+    def offer(self) -> tuple[str, dict] | None:
+        """What the page's board offers its viewer now (`offer_of`)."""
+        return offer_of(self.model)
 
     @property
     def origin(self) -> str:
@@ -620,8 +620,8 @@ class Viewer:
         # board if it has a newer one; a page that was never loaded here shows none, -1).
         await self.ws.send(json.dumps({"resync": self.version}))
         async with asyncio.timeout(30):
-            while self.version < 0 or (not self.board and self.index < self.game.seats):
-                self.seen(await self.ws.recv())
+            while self.version < 0 or (not self.model.wholes and self.index < self.game.seats):
+                await self.take(await self.ws.recv())
         if self.reader is None:
             self.reader = asyncio.create_task(self._read())
 
@@ -634,7 +634,7 @@ class Viewer:
         while not bench.stopping:
             try:
                 async for message in self.ws:
-                    self.seen(message, pushed=True)
+                    await self.take(message, pushed=True)
             except ConnectionClosed:
                 pass
             if bench.stopping:
@@ -648,7 +648,16 @@ class Viewer:
                 except (TimeoutError, OSError, InvalidHandshake, ConnectionClosed):
                     bench.reconnect_failures += 1
 
-    def seen(self, message: str, now: float | None = None, pushed: bool = False) -> None:
+    async def take(self, message: str, pushed: bool = False) -> None:
+        """A frame of the socket: as the page does, a push from a version the page doesn't show (it
+        missed one) makes it ask for the whole board, once until the board comes."""
+        if self.seen(message, pushed=pushed) == board_model.GAP and not self.resyncing:
+            self.resyncing = True
+            await self.ws.send(json.dumps({"resync": -1}))
+
+    def seen(self, message: str, now: float | None = None, pushed: bool = False) -> str:
+        """Take a frame or a POST's answer into the page's model; what became of it (board_model's
+        WHOLE, PUSH, OLD, GAP or OTHER; a floor frame is a PUSH that swaps no region)."""
         window = self.game.bench.window
         if pushed and window is not None:
             window.frames += 1
@@ -657,21 +666,35 @@ class Viewer:
             # doesn't push this page the board the POST's answer brings (newer code only).
             found = CHANNEL_RE.search(message)
             self.channel = found.group(1) if found else ""
-            return
-        followed = follow(self.board, message)
-        if followed is None:
-            if "toast-error" in message:
-                self.game.bench.fault("refused (toast)", self.game)
-            return
-        version = followed.version
-        if version < self.version:
-            return  # an older push that crossed a newer POST answer: the page keeps the newer
-        self.version = version
-        if pushed and window is not None and not followed.floor:
-            window.push_sizes.append(len(message))
-        if self.index < self.game.seats and not followed.floor:
-            self.board, self.offer = followed.board, followed.offer
-        self.game.reached(self.index, version, now or time.perf_counter())
+            return board_model.OTHER
+        floor = floor_version(message)
+        if floor is not None:
+            if floor <= self.version:
+                return board_model.OLD
+            self.model.moved(floor)
+            result = board_model.PUSH
+        else:
+            swapped = self.model.regions_swapped
+            result = self.model.apply(message)
+            if result == board_model.OTHER:
+                if "toast-error" in message:
+                    self.game.bench.fault("refused (toast)", self.game)
+                return result
+            if pushed and window is not None:
+                window.followed[result] = window.followed.get(result, 0) + 1
+                window.followed["regions"] = (
+                    window.followed.get("regions", 0) + self.model.regions_swapped - swapped
+                )
+            if result in (board_model.OLD, board_model.GAP):
+                return (
+                    result  # OLD: a push that crossed a newer POST answer; the page keeps the newer
+                )
+            if result == board_model.WHOLE:
+                self.resyncing = False
+            if pushed and window is not None:
+                window.push_sizes.append(len(message))
+        self.game.reached(self.index, self.version, now or time.perf_counter())
+        return result
 
     async def post(self, path: str, values: dict) -> tuple[int, str]:
         """One htmx POST, as the page sends it."""
@@ -787,13 +810,14 @@ class LiveGame:
             self.pending = None
 
     def next_action(self) -> tuple[Viewer, str, dict] | None:
-        """The seat showing the newest board whose board offers an action (`follow` read it)."""
+        """The seat showing the newest board whose board offers an action (its model's)."""
         newest = max(v.version for v in self.players)
-        for seat in self.players:
-            if seat.version == newest and seat.offer is not None and seat.offer[0] != "over":
-                name, values = seat.offer
+        offers = [(seat, seat.offer) for seat in self.players]
+        for seat, offer in offers:
+            if seat.version == newest and offer is not None and offer[0] != "over":
+                name, values = offer
                 return seat, name, {"version": newest, **values}
-        if any(seat.offer is not None and seat.offer[0] == "over" for seat in self.players):
+        if any(offer is not None and offer[0] == "over" for _, offer in offers):
             self.over = True
         return None
 
@@ -1178,6 +1202,12 @@ def cost_ratios(windows: list[Window], server: str, quiet: bool = False) -> floa
         f"{b['cpu']:.1f} ms = {ratio:.2f} (the floor's own: {b['cpu']:.1f} ms)"
     )
     print(f"{server}: per action, real/floor: {counted} (web processes; frames: every socket)")
+    took = {k: v / real.done for k, v in real.followed.items()}
+    print(
+        f"{server}: per action at 50 games, the sockets' board models took {took.get('whole', 0):.2f} "
+        f"whole boards, {took.get('push', 0):.2f} region pushes ({took.get('regions', 0):.2f} "
+        f"regions), {took.get('gap', 0):.3f} gaps (each a resync), {took.get('old', 0):.3f} old pushes"
+    )
     return ratio
 
 

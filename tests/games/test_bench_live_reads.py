@@ -60,7 +60,9 @@ def test_the_bench_finds_the_movable_tokens_of_a_board_awaiting_a_move(django_us
         colour, index = token.split(":")
         assert colour and index.isdigit()
         assert all("die" in option for option in json.loads(html.unescape(raw)))
-    followed = live.follow("", board)  # what the bench keeps of the board, and the action it picks
-    assert followed.version == fresh(game).version and followed.offer[0] == "move"
-    colour, index = (followed.offer[1][k] for k in ("colour", "index"))
+    model = live.BoardModel()  # what the bench keeps of the board, and the action it picks
+    assert model.apply(board) == "whole"
+    offer = live.offer_of(model)
+    assert model.version == fresh(game).version and offer[0] == "move"
+    colour, index = (offer[1][k] for k in ("colour", "index"))
     assert f"{colour}:{index}" in {token for token, _ in found}
