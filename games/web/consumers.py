@@ -372,6 +372,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             return
         shown = self.ground_sent
         self._sent_whole(board)
+        self.presence_due = False  # who is here, read by this render: newer than any push's so far
         await self.send(text_data=for_page_showing(board.whole(oob=True), shown))
 
     @db_call

@@ -11,13 +11,15 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.test import Client
 
 from games.core import broadcast, presence
 from games.web import bench_floor
 from ludopat import push
-from ludopat.asgi import sockets
-from tests.games.test_consumers import connect, drain, session_for
+from ludopat.asgi import application, sockets
+from tests.games.test_consumers import HOST, connect, drain, session_for
 from tests.games.test_pushes_per_action import Page, board_model
 from tests.games.webplay import everyone_here, fresh, friends_room, member, turn_seat
 from tests.redis_round_trips import RoundTrips
@@ -190,3 +192,48 @@ def test_a_page_silent_longer_than_a_request_counts_gets_the_request_written(
     assert "ZADD" in trips.commands[1] and len(trips) == 3
     clock["now"] += presence.REQUEST_SECONDS - 1  # the socket's member is stale by now
     assert seat.pk in presence.connected_seats(game.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_page_told_of_presence_before_its_board_makes_no_read_at_the_next_action(
+    django_user_model,
+):
+    """A socket reached by a presence push before it sent its page the board (another page opened
+    meanwhile) waits for a version's push to bring who is here (`presence_due`); the whole board it
+    then sends reads who is here itself, newer than that push's: the next action's push costs no read
+    of its own (it did, once for each page opened so, at the first action)."""
+    model = board_model()
+    game, host, _guest, nosy = await database_sync_to_async(_room)(django_user_model)
+    await database_sync_to_async(everyone_here)(game)
+    key = await database_sync_to_async(session_for)(nosy, "key-n")
+    cookie = (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode())
+    watcher = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[*HOST, cookie])
+    assert (await watcher.connect())[0]
+    # The host's page opens: its presence push reaches the watcher's socket before its board.
+    host_ws = await connect(game.pk, await database_sync_to_async(session_for)(host, "key-h"))
+    while not await watcher.receive_nothing(timeout=0.5):  # its name; no board yet
+        assert 'id="game-live"' not in await watcher.receive_from()
+    await watcher.send_to(text_data=json.dumps({"resync": -1}))
+    pages = [Page(watcher, model.BoardModel()), Page(host_ws, model.BoardModel())]
+    for frame in host_ws.pending:
+        pages[1].model.apply(frame)
+    host_ws.pending = []
+    await pages[0].take(game.version)
+    _seat, browser = await database_sync_to_async(_acting)(game)
+    for page in pages:
+        await page.quiet()
+
+    with RoundTrips() as trips:
+        answer = await database_sync_to_async(browser.post)(
+            f"/games/{game.pk}/roll", {"version": game.version}, **HTMX
+        )
+        assert answer.status_code == 200
+        for page in pages:
+            await page.take(game.version + 1)
+        for page in pages:
+            await page.quiet()
+
+    assert trips.commands == [RATE_LIMIT_AND_PRESENCE, ["PUBLISH"]]
+    for ws in (watcher, host_ws):
+        await ws.disconnect()
