@@ -11,6 +11,7 @@ consumer makes its own.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any, Protocol
 
 import redis
 import redis.asyncio as aioredis
@@ -35,3 +36,15 @@ def async_redis_client(url: str | None = None) -> aioredis.Redis:
 @cache
 def _client(url: str, connect_timeout: float, timeout: float) -> redis.Redis:
     return redis.Redis.from_url(url, socket_connect_timeout=connect_timeout, socket_timeout=timeout)
+
+
+class Rider(Protocol):
+    """Commands that ride in another's round trip to the site's Redis (a pipeline the other sends
+    anyway, e.g. the rate limit's counters): a read made once for a whole request costs no round trip
+    of its own."""
+
+    def queue(self, pipe: redis.client.Pipeline) -> None:
+        """Add the commands to `pipe` (after the other's own)."""
+
+    def take(self, replies: list[Any] | None) -> None:
+        """Their replies, in order; None if Redis could not be reached."""

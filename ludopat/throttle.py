@@ -1,4 +1,4 @@
-"""Refuse floods: fixed-window counters in the shared cache (Redis), one per way of telling people apart.
+"""Refuse floods: fixed-window counters in the site's Redis, one per way of telling people apart.
 
 A limit keyed on the session alone is no limit: a client that drops its cookie gets a new session per
 request. So every request is counted three times, against the browser's session, the account (if
@@ -6,6 +6,10 @@ logged in) and the client address (LUDOPAT_PROXY_COUNT says how to read it behin
 when any of them is over. An address may be many people (a school, a café), so it gets
 LUDOPAT_ADDRESS_RATE_FACTOR times a person's limit. The doors that stake coins need an account, so
 they count the person alone (`allow_door`). The limits are settings (LUDOPAT_RATES).
+
+The counters are the cache's keys in the cache's database (REDIS_URL), written through the site's own
+client (ludopat.redis_clients), so that a read the caller makes anyway of the same Redis may ride in
+the same round trip (`allow_action`'s `also`: a game action's presence read).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from django.http import HttpRequest
 from redis import RedisError
 
 from ludopat import client_address
+from ludopat.redis_clients import Rider, redis_client
 
 log = logging.getLogger(__name__)
 
@@ -96,12 +101,12 @@ def address_factor() -> int:
     return int(getattr(settings, "LUDOPAT_ADDRESS_RATE_FACTOR", 4))
 
 
-def check(kind: str, asker: Asker, scope: str = "") -> bool:
+def check(kind: str, asker: Asker, scope: str = "", also: Rider | None = None) -> bool:
     """Count one `kind` event (in `scope`, e.g. a game id) for every handle of `asker`; False when any
-    handle is over its limit."""
+    handle is over its limit. `also`: commands that ride in the counters' round trip."""
     count, window = rate(kind)
     handles = asker.handles()
-    counted = _count([f"{kind}:{scope}:{handle}" for handle, _ in handles], window)
+    counted = _count([f"{kind}:{scope}:{handle}" for handle, _ in handles], window, also)
     limits = [count * address_factor() if is_address else count for _, is_address in handles]
     return all(n <= limit for n, limit in zip(counted, limits, strict=True))
 
@@ -118,9 +123,11 @@ def allow_door(kind: str, request: HttpRequest, repeat: bool = False) -> bool:
     return check(kind, Asker("", asker.session, asker.account))
 
 
-def allow_action(game_id: str, asker: Asker) -> bool:
-    """Whether this person may act in this game now."""
-    return check("action", asker, game_id)
+def allow_action(game_id: str, asker: Asker, also: Rider | None = None) -> bool:
+    """Whether this person may act in this game now. `also` rides in the same round trip to Redis
+    (the presence read the action makes anyway: games.core.presence.Reading); it gets its replies
+    whether or not the action is allowed."""
+    return check("action", asker, game_id, also)
 
 
 def within(kind: str, key: str, count: int, window: int) -> bool:
@@ -128,25 +135,30 @@ def within(kind: str, key: str, count: int, window: int) -> bool:
     return _count([f"{kind}:{key}"], window)[0] <= count
 
 
-def _count(names: list[str], window: int) -> list[int]:
+def _count(names: list[str], window: int, also: Rider | None = None) -> list[int]:
     """Count one event against each counter, in one round trip to Redis (every action passes here, with
-    up to three counters); a counter's window starts at its first event.
+    up to three counters, and `also`'s commands); a counter's window starts at its first event.
 
     If Redis is unreachable the event is let through (and logged): a Redis outage must not turn every
-    action into an error.
+    action into an error. `also` then gets None.
     """
-    if not names:
+    if not names and also is None:
         return []
     keys = [cache.make_and_validate_key(f"throttle:{name}") for name in names]
     try:
-        # The cache's own connection pool (the same keys, prefix and database as before).
-        # (_cache: the Redis backend's client, which BaseCache does not declare)
-        pipe = cache._cache.get_client(write=True).pipeline(transaction=False)  # type: ignore[attr-defined]
+        pipe = redis_client().pipeline(transaction=False)
         for key in keys:
             pipe.set(key, 0, ex=window, nx=True)
             pipe.incr(key)
-        return [int(n) for n in pipe.execute()[1::2]]
+        if also is not None:
+            also.queue(pipe)
+        replies = pipe.execute()
     # Unreachable or timed out: no counting without Redis. Any other error is a bug, and raises.
     except RedisError:
-        log.warning("rate limit not counted: cache unreachable", exc_info=True)
+        log.warning("rate limit not counted: Redis unreachable", exc_info=True)
+        if also is not None:
+            also.take(None)
         return [0] * len(names)
+    if also is not None:
+        also.take(replies[2 * len(keys) :])
+    return [int(n) for n in replies[: 2 * len(keys)][1::2]]

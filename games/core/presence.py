@@ -15,8 +15,11 @@ alike; a task queued at the close pushes the change to the game's viewers then.
 
 An action reads who is present once (`read_once`, around the action, its push and its answer): the
 action's own checks (a friends room waits for absent people, a timer for a disconnected player), the
-push's stamp and every render of its version take that one read. A write of the game's presence in
-the meantime (a seat seen acting, a socket closing) forgets it.
+push's stamp and every render of its version take that one read. That read costs no round trip of its
+own: it rides in the rate limit's (`Reading`, ludopat.throttle), or in the write of a seat seen acting,
+which reads back who is present after it. A write of the game's presence in the meantime (a socket
+closing) forgets it. A seat seen acting whose socket already keeps it present for longer than the
+request would is not written at all (`seen_in_request`).
 
 If Redis can't be reached, every seat counts as present: nobody is waited for and no seat is handed to
 the computer for being "absent" while the site merely can't see who is here.
@@ -29,7 +32,8 @@ import time
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 import redis
 from django.conf import settings
@@ -50,18 +54,53 @@ CLOSED = "closed"
 log = logging.getLogger(__name__)
 
 
+# A live member of a game's set: (seat id, how it shows life: a channel, REQUEST or CLOSED, its score).
+Member = tuple[int, str, float]
+
 # While an action runs (read_once): the presence read of each game so far, by game id.
-_read: ContextVar[dict[str, frozenset[int]] | None] = ContextVar("presence_read", default=None)
+_read: ContextVar[dict[str, tuple[Member, ...]] | None] = ContextVar("presence_read", default=None)
 
 
 @contextmanager
-def read_once() -> Iterator[None]:
-    """Within: `connected_seats` reads each game's presence at most once (a write forgets it)."""
-    token = _read.set({})
+def read_once(*made: Reading) -> Iterator[None]:
+    """Within: `connected_seats` reads each game's presence at most once (a write forgets it, or
+    reads it back). `made`: reads already made elsewhere (a socket's, riding its rate limit), taken
+    as the first. Within another `read_once`, the same reads (a view that read presence before the
+    action keeps it for the action)."""
+    read = _read.get()
+    token = None
+    if read is None:
+        read = {}
+        token = _read.set(read)
+    for reading in made:
+        if reading.members is not None:
+            read[reading.game_id] = reading.members
     try:
         yield
     finally:
-        _read.reset(token)
+        if token is not None:
+            _read.reset(token)
+
+
+@dataclass
+class Reading:
+    """Who is present in a game, read in another's round trip to Redis (ludopat.redis_clients.Rider:
+    the action's rate limit, which every action sends first anyway); within `read_once`, kept as the
+    action's one read. `members` stays None if Redis could not be reached (a later read tries again)."""
+
+    game_id: str
+    members: tuple[Member, ...] | None = None
+
+    def queue(self, pipe: redis.client.Pipeline) -> None:
+        pipe.zrangebyscore(_key(self.game_id), _now() - STALE_SECONDS, "+inf", withscores=True)
+
+    def take(self, replies: list[Any] | None) -> None:
+        if not replies:
+            return
+        self.members = _members(replies[0])
+        read = _read.get()
+        if read is not None:
+            read[self.game_id] = self.members
 
 
 def _forget(game_id: str) -> None:
@@ -97,7 +136,21 @@ def seen_in_request(game_id: str, seat_ids: Collection[int]) -> None:
     """A request of these seats' player (an action, a board fetch): present for REQUEST_SECONDS."""
     if seat_ids:
         score = _now() - STALE_SECONDS + REQUEST_SECONDS
-        _add(game_id, {f"{sid}\n{REQUEST}": score for sid in seat_ids})
+        if not _kept_longer(game_id, seat_ids, score):
+            _add(game_id, {f"{sid}\n{REQUEST}": score for sid in seat_ids})
+
+
+def _kept_longer(game_id: str, seat_ids: Collection[int], score: float) -> bool:
+    """Whether the read this action keeps shows each of the seats with a socket that keeps it present
+    at least as long as a member scored `score` would (it showed life since): a request's member then
+    changes nothing, since a socket's close forgets it anyway (`drop`). The usual case, a player on
+    their page, whose POSTs then write no presence at all."""
+    read = _read.get()
+    members = read.get(game_id) if read is not None else None
+    if members is None:
+        return False
+    lasting = {sid for sid, via, at in members if via not in (REQUEST, CLOSED) and at >= score}
+    return set(seat_ids) <= lasting
 
 
 def seated(game_id: str, seat_ids: Collection[int]) -> None:
@@ -107,16 +160,22 @@ def seated(game_id: str, seat_ids: Collection[int]) -> None:
 
 
 def _add(game_id: str, members: dict[str, float]) -> None:
-    _forget(game_id)
+    read = _read.get()
     now = _now()
     pipe = client().pipeline()
     pipe.zadd(_key(game_id), members)
     pipe.zremrangebyscore(_key(game_id), "-inf", now - STALE_SECONDS)
     pipe.expire(_key(game_id), 24 * 3600)
+    if read is not None:  # within an action: who is present after the write, in the same round trip
+        pipe.zrangebyscore(_key(game_id), now - STALE_SECONDS, "+inf", withscores=True)
     try:
-        pipe.execute()
+        replies = pipe.execute()
     except redis.RedisError as error:
+        _forget(game_id)
         log.warning("presence unreachable (%s): seats of game %s not recorded", error, game_id)
+        return
+    if read is not None:
+        read[game_id] = _members(replies[-1])
 
 
 def drop(game_id: str, seat_ids: Collection[int], channel: str) -> set[int]:
@@ -128,7 +187,7 @@ def drop(game_id: str, seat_ids: Collection[int], channel: str) -> set[int]:
     try:
         client().zrem(_key(game_id), *[f"{sid}\n{channel}" for sid in seat_ids])
         members = _live_members(game_id)
-        sockets = {sid for sid, via in members if via not in (REQUEST, CLOSED)}
+        sockets = {sid for sid, via, _ in members if via not in (REQUEST, CLOSED)}
         gone = {sid for sid in seat_ids if sid not in sockets}
         if gone:
             _closed(game_id, gone)
@@ -162,17 +221,17 @@ def connected_seats(game_id: str) -> set[int]:
     as first read there."""
     read = _read.get()
     if read is not None and game_id in read:
-        return set(read[game_id])
+        return {sid for sid, _, _ in read[game_id]}
     try:
-        found = {sid for sid, _ in _live_members(game_id)}
+        members = _live_members(game_id)
     except redis.RedisError as error:
         log.warning(
             "presence unreachable (%s): every seat of game %s counts as present", error, game_id
         )
         return every_seat(game_id)
     if read is not None:
-        read[game_id] = frozenset(found)
-    return found
+        read[game_id] = tuple(members)
+    return {sid for sid, _, _ in members}
 
 
 def every_seat(game_id: str) -> set[int]:
@@ -181,16 +240,22 @@ def every_seat(game_id: str) -> set[int]:
     return set(Seat.objects.filter(game_id=game_id).values_list("pk", flat=True))
 
 
-def _live_members(game_id: str) -> list[tuple[int, str]]:
+def _live_members(game_id: str) -> list[Member]:
     # cast: redis-py types every reply as "maybe awaitable"; this client is the synchronous one.
-    members = cast(
-        "list[bytes]", client().zrangebyscore(_key(game_id), _now() - STALE_SECONDS, "+inf")
+    reply = cast(
+        "list[tuple[bytes, float]]",
+        client().zrangebyscore(_key(game_id), _now() - STALE_SECONDS, "+inf", withscores=True),
     )
+    return list(_members(reply))
+
+
+def _members(reply: list[tuple[bytes, float]]) -> tuple[Member, ...]:
+    """A ZRANGEBYSCORE ... WITHSCORES reply of the game's set, as members."""
     found = []
-    for member in members:
+    for member, score in reply:
         sid, _, via = member.decode().partition("\n")
-        found.append((int(sid), via))
-    return found
+        found.append((int(sid), via, float(score)))
+    return tuple(found)
 
 
 def seen_acting(game: Game | None, seats: Iterable[Seat], actor: Actor) -> None:

@@ -193,13 +193,14 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await self._send_error("Bad request: say which action.")
             return
         asker = throttle.asker_for_scope(self.scope, self.actor.key, self.actor.user_id)
-        allowed = await db_call(throttle.allow_action)(self.game_id, asker)
+        here = presence.Reading(self.game_id)  # who is present: read with the rate limit
+        allowed = await db_call(throttle.allow_action)(self.game_id, asker, also=here)
         if not allowed:
             await self._send_error("Too many actions at once: wait a moment and try again.")
             return
         try:
             with metrics.timing_action(frame.action, via="socket"):  # until its push
-                await db_call(_run)(frame.action, self.game_id, self.actor, frame.fields)
+                await db_call(_run)(frame.action, self.game_id, self.actor, frame.fields, here)
         except Banned as error:
             # The ban's own close message did not reach this socket (lost, or it came before the
             # socket joined the account's group): the page is told why, then closed for good.
@@ -371,6 +372,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             return
         shown = self.ground_sent
         self._sent_whole(board)
+        self.presence_due = False  # who is here, read by this render: newer than any push's so far
         await self.send(text_data=for_page_showing(board.whole(oob=True), shown))
 
     @db_call
@@ -394,7 +396,10 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             await self._send_board(force=True, notice=message)
 
 
-def _run(name: str, game_id: str, actor: actors.Actor, fields: dict[str, Any]) -> object:
-    """An action sent over the socket, reading who is present once for itself and its push."""
-    with presence.read_once():
+def _run(
+    name: str, game_id: str, actor: actors.Actor, fields: dict[str, Any], here: presence.Reading
+) -> object:
+    """An action sent over the socket, reading who is present once for itself and its push (`here`,
+    read with its rate limit)."""
+    with presence.read_once(here):
         return commands.run(name, game_id, actor, fields)

@@ -172,13 +172,16 @@ def _too_many(
 
 @require_POST
 def action(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
-    with metrics.timing_action(name, via="post"):  # from here until its push (ludopat/metrics.py)
+    # Timed until its push (ludopat/metrics.py). Presence is read once for the whole request (the
+    # action, its push, its answer), in the rate limit's round trip to Redis (games.core.presence).
+    with metrics.timing_action(name, via="post"), presence.read_once():
         return _act(request, game_id, name)
 
 
 def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
     actor = _actor(request)
-    if not throttle.allow_action(game_id, throttle.asker_for_request(request, actor.key)):
+    asker = throttle.asker_for_request(request, actor.key)
+    if not throttle.allow_action(game_id, asker, also=presence.Reading(game_id)):
         return _too_many(request)
     # Read once, unlocked: who is asking is checked on it, and a player who acts by plain POSTs is
     # present (before the action, which may wait for absent players).

@@ -17,12 +17,13 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.test.signals import template_rendered
 
-from games.core import caches, presence, selectors
+from games.core import caches, selectors
 from games.core.actors import Actor
 from games.live.fragments import REGIONS, live_board
 from games.live.viewpoint import viewpoint_for
 from tests.games.test_consumers import connect, drain, fixed_seeds, room, session_for  # noqa: F401
 from tests.games.webplay import fresh, turn_seat
+from tests.redis_round_trips import RoundTrips
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -124,7 +125,7 @@ def _as_shown(region: str) -> str:
 
 
 async def test_an_action_renders_the_whole_board_once_however_many_pages_and_reads_presence_once(
-    django_user_model, monkeypatch
+    django_user_model,
 ):
     model = board_model()
     game, host, guest, nosy = await room(django_user_model)
@@ -135,9 +136,6 @@ async def test_an_action_renders_the_whole_board_once_however_many_pages_and_rea
     people = [(host, "key-h"), (guest, "key-g"), (nosy, "key-n")]
     people += [(w, f"key-w{n}") for n, w in enumerate(watchers)]
     pages = await pages_of(game, people, model)
-    reads = []
-    live_members = presence._live_members
-    monkeypatch.setattr(presence, "_live_members", lambda g: reads.append(g) or live_members(g))
     browsers = {
         host.pk: await database_sync_to_async(_browser)(host),
         guest.pk: await database_sync_to_async(_browser)(guest),
@@ -148,8 +146,7 @@ async def test_an_action_renders_the_whole_board_once_however_many_pages_and_rea
         mover = host if seat.user_id == host.pk else guest
         page = pages[0] if mover is host else pages[1]
         name, values = page.model.actions()[0]
-        reads.clear()
-        with Renders() as renders:
+        with Renders() as renders, RoundTrips() as trips:
             answer = await database_sync_to_async(browsers[mover.pk].post)(
                 f"/games/{game.pk}/{name}", values, **HTMX
             )
@@ -159,7 +156,9 @@ async def test_an_action_renders_the_whole_board_once_however_many_pages_and_rea
                 await other.take(values["version"] + 1)
         assert renders.whole() == 1, renders.names  # the mover's answer, nothing else
         assert renders.regions() < 3 * (len(REGIONS) + 1)  # the rest is regions, once each mostly
-        assert len(reads) == 1, reads  # the action's read, taken again by its push and answer
+        # The action's one read of presence (in its rate limit's round trip to Redis), taken again
+        # by its push and its answer.
+        assert trips.all().count("ZRANGEBYSCORE") == 1, trips.commands
 
     # An action sent over the socket: no whole board at all.
     game = await database_sync_to_async(fresh)(game)

@@ -56,9 +56,9 @@ def test_a_post_authenticated_before_the_ban_committed_plays_nothing(
 
     real = throttle.allow_action
 
-    def ban_lands_now(game_id, asker):  # the ban commits while this request is on its way
+    def ban_lands_now(game_id, asker, also=None):  # the ban commits while the request is on its way
         bans.do_ban(moderator, alice, reason="Cheating")
-        return real(game_id, asker)
+        return real(game_id, asker, also)
 
     monkeypatch.setattr(throttle, "allow_action", ban_lands_now)
     answer = browser.post(f"/games/{game.pk}/roll", {"version": fresh(game).version}, **HTMX)
