@@ -2,11 +2,17 @@
 and a POST's answer, a resync) or as a push of its regions that changed; the chat's pieces (the whole
 log, a new message, a hidden one), and the small pieces a socket sends besides (its name, a toast).
 
-The board is cut into regions (templates/games/live/_<region>.html, each a `div#live-<region>`): what
-every viewer sees alike (the board for all but the one to play, the message line, the log, fair dice)
-is rendered once per version and process whatever the number of viewpoints, and what differs per
-viewer (the players' cards, the dice panel with Roll and the token buttons, the buttons, the opening
-tag of `#game-live` with whose turn it is) is rendered per viewpoint, small. `games/_live.html` only
+The board is cut into regions (each a `div#live-<region>`: templates/games/live/_<region>.html, or
+built in Python where one is rendered for many viewers at every version: the opening tag of
+`#game-live` in head_tag.py, the players' cards in player_card.py, the dice panel in dice_panel.py).
+What every viewer sees alike (the board for all but the one to play, the message line, the log, fair
+dice) is rendered once per version and process whatever the number of viewpoints; what differs is
+rendered per variant, which names only what the region reads of its viewer (`_variants`): the opening
+tag and the dice panel per role (the one to play, another player, a watcher), the clock once for all
+watchers, the buttons per player's vote and question, each player's card twice (as everyone sees it, and as its own player
+does). The context they are rendered from is worked out alike for every viewer once per version
+(games.live.presenter.shared_context, kept in games.core.caches.CONTEXTS), then each viewer's own
+bits. `games/_live.html` only
 puts the regions together: rendered for a whole board (a page, a POST's answer, a resync), never for a
 push. A push (`delta`) is the opening tag of `#game-live` with the version the page must show
 (`data-from`) and the one it moves to, then every region whose HTML differs from what that socket
@@ -45,7 +51,7 @@ from .presenter import chat_context, finished_outcomes, live_context, shared_con
 from .token_slot import TOKEN_SLOT
 from .viewpoint import Viewpoint
 
-# The board's regions in the page's order (each templates/games/live/_<name>.html, a div#live-<name>).
+# The board's regions in the page's order (each a div#live-<name>).
 REGIONS = (
     "board",
     "message",
@@ -58,7 +64,7 @@ REGIONS = (
     "log",
     "fair",
 )
-HEAD = "head"  # the opening tag of #game-live (templates/games/live/_head.html)
+HEAD = "head"  # the opening tag of #game-live (head_tag.py)
 
 
 @dataclass(frozen=True)
@@ -268,7 +274,7 @@ def _variants(
     role = "turn" if my_turn else "player" if vp.is_player else "watch"
     controls = vp.is_player and status not in (Game.Status.OPEN, Game.Status.ABANDONED)
     return {
-        HEAD: role,  # whose turn and what may be done (templates/games/live/_head.html)
+        HEAD: role,  # whose turn and what may be done (head_tag.py)
         "board": "turn" if my_turn else "",  # the tokens the one to play may move
         "message": vp.key if is_open else "",  # the host's first message
         "players": ",".join(map(str, vp.seats)) + (":owner" if vp.key == "owner" else ""),
