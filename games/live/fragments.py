@@ -7,12 +7,12 @@ built in Python where one is rendered for many viewers at every version: the ope
 `#game-live` in head_tag.py, the players' cards in player_card.py, the dice panel in dice_panel.py).
 What every viewer sees alike (the board for all but the one to play, the message line, the log, fair
 dice) is rendered once per version and process whatever the number of viewpoints; what differs is
-rendered per variant, which names only what the region reads of its viewer (`_variants`): the opening
-tag and the dice panel per role (the one to play, another player, a watcher), the clock once for all
-watchers, the buttons per player's vote and question, each player's card twice (as everyone sees it, and as its own player
-does). The context they are rendered from is worked out alike for every viewer once per version
-(games.live.presenter.shared_context, kept in games.core.caches.CONTEXTS), then each viewer's own
-bits. `games/_live.html` only
+rendered per variant, which names only what the region reads of its viewer (`_variants`): the
+opening tag and the dice panel per role (the one to play, another player, a watcher), the clock once
+for all watchers, the buttons per player's vote and question, each player's card twice (as everyone
+sees it, and as its own player does). The context they are rendered from is worked out alike for
+every viewer once per version (games.live.presenter.shared_context, kept in
+games.core.caches.CONTEXTS), then each viewer's own bits. `games/_live.html` only
 puts the regions together: rendered for a whole board (a page, a POST's answer, a resync), never for a
 push. A push (`delta`) is the opening tag of `#game-live` with the version the page must show
 (`data-from`) and the one it moves to, then every region whose HTML differs from what that socket
