@@ -61,7 +61,7 @@ _HEAD = re.compile(r'<div id="game-live"[^>]*>')
 _ATTRIBUTE = re.compile(r'([a-z][a-z0-9-]*)="([^"]*)"')
 _REGION = re.compile(r'<div id="live-([a-z]+)" class="live-region"')
 _DIV = re.compile(r"<div\b|</div>")
-# A movable token button (templates/games/live/_dice.html) and the ways it may move.
+# A movable token button (games/live/dice_panel.py) and the ways it may move.
 _OPTIONS = re.compile(
     r'class="token-button[^"]*\bmovable\b[^"]*"[^>]*? data-token="([^"]+)" data-options=\'([^\']*)\''
 )

@@ -30,6 +30,8 @@ a cache impossible to get wrong, and every cache of the process follows them:
 | HISTORIES | (game, round, version)   | History (last token, roll, log, kept    | on commit of the render's read|
 |           |                          | rounds)                                 | (games.live.history)          |
 | FRAGMENTS | "live:{game}:{region}:{variant}", "live:{game}:vp:{viewpoint}" | (tag, names tag, HTML or the variants): newest only | on commit of the render |
+| CONTEXTS  | game                     | (tag, names tag, what a board's context | on commit of the render       |
+|           |                          | holds alike for every viewer): newest   |                               |
 | GROUNDS   | the ground's key         | a board's ground (SVG): the same for    | when first drawn (a pure      |
 |           |                          | every board of a layout                 | function of the layout)       |
 | STEPS     | (game, version)          | Step: the roll or move that made it     | on commit of that action      |
@@ -134,6 +136,10 @@ class Rows:
 # answer and every socket's push), each building its own objects from it.
 ROWS: Recent[tuple[str, int], Rows] = Recent(512)
 
+# What every viewpoint's board context holds alike at a game's newest stamps (games.live.presenter's
+# `shared_context`: plain values, never a Game or Seat): one per game.
+CONTEXTS: Recent[str, tuple[str, str, dict[str, Any]]] = Recent(2048)
+
 
 def keep(cache: Recent[Any, Any], key: Any, value: Any) -> None:
     """Put `value` under `key` once what it was worked out from is committed (rule 1)."""
@@ -141,7 +147,7 @@ def keep(cache: Recent[Any, Any], key: Any, value: Any) -> None:
 
 
 def clear_all() -> None:
-    for cache in (STATES, HISTORIES, STEPS, FRAGMENTS, ROWS):
+    for cache in (STATES, HISTORIES, STEPS, FRAGMENTS, ROWS, CONTEXTS):
         cache.clear()
 
 

@@ -2,11 +2,17 @@
 and a POST's answer, a resync) or as a push of its regions that changed; the chat's pieces (the whole
 log, a new message, a hidden one), and the small pieces a socket sends besides (its name, a toast).
 
-The board is cut into regions (templates/games/live/_<region>.html, each a `div#live-<region>`): what
-every viewer sees alike (the board for all but the one to play, the message line, the log, fair dice)
-is rendered once per version and process whatever the number of viewpoints, and what differs per
-viewer (the players' cards, the dice panel with Roll and the token buttons, the buttons, the opening
-tag of `#game-live` with whose turn it is) is rendered per viewpoint, small. `games/_live.html` only
+The board is cut into regions (each a `div#live-<region>`: templates/games/live/_<region>.html, or
+built in Python where one is rendered for many viewers at every version: the opening tag of
+`#game-live` in head_tag.py, the players' cards in player_card.py, the dice panel in dice_panel.py).
+What every viewer sees alike (the board for all but the one to play, the message line, the log, fair
+dice) is rendered once per version and process whatever the number of viewpoints; what differs is
+rendered per variant, which names only what the region reads of its viewer (`_variants`): the
+opening tag and the dice panel per role (the one to play, another player, a watcher), the clock once
+for all watchers, the buttons per player's vote and question, each player's card twice (as everyone
+sees it, and as its own player does). The context they are rendered from is worked out alike for
+every viewer once per version (games.live.presenter.shared_context, kept in
+games.core.caches.CONTEXTS), then each viewer's own bits. `games/_live.html` only
 puts the regions together: rendered for a whole board (a page, a POST's answer, a resync), never for a
 push. A push (`delta`) is the opening tag of `#game-live` with the version the page must show
 (`data-from`) and the one it moves to, then every region whose HTML differs from what that socket
@@ -26,6 +32,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
@@ -35,11 +42,16 @@ from ..core import caches, presence
 from ..core.actors import Actor
 from ..core.stamp import Board, board_stamp, shown_stamp
 from ..models import ChatMessage, Game, Seat
+from .dice_panel import dice_panel
+from .head_tag import head_tag
 from .history import display_names, history_of
-from .presenter import chat_context, finished_outcomes, live_context
+from .new_round_words import CONFIRMS, new_round_confirm
+from .player_card import player_card
+from .presenter import chat_context, finished_outcomes, live_context, shared_context
+from .token_slot import TOKEN_SLOT
 from .viewpoint import Viewpoint
 
-# The board's regions in the page's order (each templates/games/live/_<name>.html, a div#live-<name>).
+# The board's regions in the page's order (each a div#live-<name>).
 REGIONS = (
     "board",
     "message",
@@ -52,7 +64,7 @@ REGIONS = (
     "log",
     "fair",
 )
-HEAD = "head"  # the opening tag of #game-live (templates/games/live/_head.html)
+HEAD = "head"  # the opening tag of #game-live (head_tag.py)
 
 
 @dataclass(frozen=True)
@@ -137,7 +149,7 @@ def live_board(
     names = display_names(game, seats, history_of(game))
     outcomes = finished_outcomes(game)
     tag, shows = board_stamp(Board.of(game), connected), shown_stamp(seats, names, outcomes)
-    variants = _variants(game, seats, vp)
+    variants = _variants(game, seats, vp, connected)
     found: dict[str, str] = {}
     for name, variant in variants.items():
         if variant is None:  # a region this game shows nobody now: empty
@@ -154,10 +166,9 @@ def live_board(
             seats,
             vp,
             connected,
-            names=names,
-            outcomes=outcomes,
             with_board="board" not in found,
             with_log="log" not in found,
+            shared=_shared_context(game, seats, connected, names, outcomes, tag, shows),
         )
         context["notice"] = notice
         for name, variant in variants.items():
@@ -165,7 +176,14 @@ def live_board(
                 continue
             if name == "log":
                 context["log_items"] = log_items(context["log"])
-            html = render_to_string(f"games/live/_{name}.html", context)
+            if name == "players":
+                html = _players(game.pk, context, tag, shows)
+            elif name == HEAD:
+                html = head_tag(context)
+            elif name == "dice":
+                html = dice_panel(context)
+            else:
+                html = render_to_string(f"games/live/_{name}.html", context)
             found[name] = html
             if not (notice and name == "message"):
                 _keep(_region_key(game.pk, name, variant), tag, shows, html)
@@ -173,6 +191,48 @@ def live_board(
         index = "\n".join("-" if v is None else f"={v}" for v in variants.values())
         _keep(_viewpoint_key(game.pk, vp), tag, shows, index)
     return LiveBoard(game.version, found[HEAD], {name: found[name] for name in REGIONS})
+
+
+def _shared_context(
+    game: Game,
+    seats: list[Seat],
+    connected: frozenset[int],
+    names: dict[int, str],
+    outcomes: dict,
+    tag: str,
+    shows: str,
+) -> dict[str, Any]:
+    """What every viewpoint's context holds alike at this version and presence: worked out by the
+    first viewpoint to render a region of it in this process, then kept for the others (a push
+    renders one per socket's viewpoint)."""
+    found = caches.CONTEXTS.get(game.pk)
+    if found is not None and found[0] == tag and found[1] == shows:
+        return found[2]
+    shared = shared_context(game, seats, connected, names=names, outcomes=outcomes)
+    caches.keep(caches.CONTEXTS, game.pk, (tag, shows, shared))
+    return shared
+
+
+_PLAYERS_OPEN = (
+    '<div id="live-players" class="live-region"><ol class="players" aria-label="Players"'
+    ' data-testid="players">'
+)
+
+
+def _players(game_id: str, context: dict[str, Any], tag: str, shows: str) -> str:
+    """The players' cards (#live-players), each kept apart: only the viewer's own seats' cards differ
+    from what a spectator sees, so a push to four seats renders each card twice, not five times."""
+    cards = []
+    owner = context["vp"].key == "owner"
+    for seat in context["seats"]:
+        variant = ("mine-owner" if owner else "mine") if seat["mine"] else ""
+        key = _region_key(game_id, f"player-{seat['index']}", variant)
+        html = _cached(key, tag, shows)
+        if html is None:
+            html = player_card(seat, context)
+            _keep(key, tag, shows, html)
+        cards.append(html)
+    return _PLAYERS_OPEN + "".join(cards) + "</ol></div>"
 
 
 def shared_board(game_id: str, vp: Viewpoint, event: dict) -> LiveBoard | None:
@@ -198,30 +258,61 @@ def shared_board(game_id: str, vp: Viewpoint, event: dict) -> LiveBoard | None:
     return LiveBoard(version, found[HEAD], {name: found[name] for name in REGIONS})
 
 
-def _variants(game: Game, seats: list[Seat], vp: Viewpoint) -> dict[str, str | None]:
+def _variants(
+    game: Game, seats: list[Seat], vp: Viewpoint, connected: frozenset[int]
+) -> dict[str, str | None]:
     """For the head and each region, what of the viewpoint it depends on ("": nothing, the same for
     every viewer; None: the region is empty now, for everyone or this viewer, as its template's
-    condition says), in the page's order."""
+    condition says), in the page's order. A variant names only what its template reads of the
+    viewer, so that viewers alike share a rendering: the one to play, the other players, watchers."""
     status = game.status
     is_open, playing = status == Game.Status.OPEN, status == Game.Status.PLAYING
     my_turn = False
     if playing and vp.seats:
         turn = actions.turn_seat(game, seats, actions.engine_state(game))
         my_turn = turn is not None and turn.index in vp.seats
+    role = "turn" if my_turn else "player" if vp.is_player else "watch"
     controls = vp.is_player and status not in (Game.Status.OPEN, Game.Status.ABANDONED)
     return {
-        HEAD: vp.key,
+        HEAD: role,  # whose turn and what may be done (head_tag.py)
         "board": "turn" if my_turn else "",  # the tokens the one to play may move
         "message": vp.key if is_open else "",  # the host's first message
         "players": ",".join(map(str, vp.seats)) + (":owner" if vp.key == "owner" else ""),
         "lobby": vp.key if is_open else None,
-        "dice": vp.key if playing else None,
-        "clock": vp.key if playing and actions.is_timed(game) else None,
+        "dice": _dice_variant(game, seats, vp, role, connected) if playing else None,
+        "clock": (role if role == "watch" else vp.key)
+        if playing and actions.is_timed(game)
+        else None,
         "result": vp.key if game.is_over else None,
-        "controls": vp.key if controls else None,
+        "controls": _controls_variant(game, seats, vp, connected) if controls else None,
         "log": "",
         "fair": vp.key if vp.is_player and game.nonce == 0 and not game.is_over else "",
     }
+
+
+def _dice_variant(
+    game: Game, seats: list[Seat], vp: Viewpoint, role: str, connected: frozenset[int]
+) -> str:
+    """The dice panel reads of its viewer: whether they play and are to play (Roll, the token
+    buttons), a pass & play owner's seat field, and the absent players they may hand over (all
+    but their own seats)."""
+    variant = f"owner-{role}" if vp.key == "owner" else role
+    if vp.is_player and game.mode == Game.Mode.FRIENDS and not game.timer_seconds:
+        handover = [s.index for s in actions.waiting_for(game, seats, here=connected)]
+        if any(i not in vp.seats for i in handover):
+            variant += ":" + ",".join(str(i) for i in handover if i not in vp.seats)
+    return variant
+
+
+def _controls_variant(
+    game: Game, seats: list[Seat], vp: Viewpoint, connected: frozenset[int]
+) -> str:
+    """A player's buttons read whether they asked for a new round, and the question before one."""
+    voted = any(i in (game.new_round_votes or []) for i in vp.seats)
+    confirm = ""
+    if game.status == Game.Status.PLAYING:
+        confirm = new_round_confirm(game, seats, vp, connected)
+    return f"{'voted' if voted else 'player'}:{CONFIRMS.get(confirm, vp.key)}"
 
 
 _GROUND = re.compile(r'<g id="board-ground" data-ground="([0-9a-f]+)">')
@@ -276,12 +367,6 @@ def _cached(key: str, tag: str, names: str | None = None) -> str | None:
 
 def _keep(key: str, tag: str, names: str, html: str) -> None:
     caches.keep(caches.FRAGMENTS, key, (tag, names, html))
-
-
-# The CSRF token slot of each POST form in the board fragment (templates/games/_page_token.html). The
-# fragment is cached and shared between viewers, so it never carries anyone's token: htmx sends the
-# page's token in a header, and the full page's render fills the slots for a browser without JavaScript.
-TOKEN_SLOT = '<input type="hidden" name="csrfmiddlewaretoken" value="" data-page-token>'  # noqa: S105  an empty slot, not a secret
 
 
 def with_page_token(html: str, token: str) -> str:

@@ -32,6 +32,15 @@ GIVE_UP_RATED = (
     "last place (0 points) and moves the ratings like any loss."
 )
 
+# Each question's short name: what of a viewer the buttons' region depends on (games.live.fragments).
+CONFIRMS = {
+    "": "none",
+    NOBODY_LOCAL: "local",
+    ASK_OTHERS: "ask",
+    GIVE_UP_UNRATED: "unrated",
+    GIVE_UP_RATED: "rated",
+}
+
 
 def _banned(seat: Seat) -> bool:
     return seat.user is not None and seat.user.is_banned

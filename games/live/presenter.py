@@ -100,15 +100,84 @@ def live_context(
     outcomes: dict[int, Outcome] | None = None,
     with_board: bool = True,
     with_log: bool = True,
+    shared: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The board's context for `vp`: what every viewer sees alike (`shared_context`; pass `shared`,
+    that of the same version and presence, where another viewpoint worked it out already), then what
+    is this viewer's own (whose tokens are clickable, their buttons, their seat's card)."""
+    if shared is None:
+        shared = shared_context(game, seats, connected, names=names, outcomes=outcomes)
+    if with_log:
+        with_named_log(shared)
+    # The shared part holds no Game or Seat (caches' rule): this viewer's own read of them is used.
+    by_index = {s.index: s for s in seats}
+    state, turn = shared["state"], by_index.get(shared["turn_index"])
+    waiting = [by_index[i] for i in shared["waiting_indexes"]]
+    my_turn = bool(turn and turn.index in vp.seats and game.status == Game.Status.PLAYING)
+    mine_legal = shared["legal"] if my_turn else ()
+    can_roll = bool(my_turn and state is not None and engine.can_roll(state))
+    options_by_token, targets = _move_options(state, mine_legal)
+    board = {}
+    if with_board:  # (the board's drawing, not needed where its region is kept already)
+        board = board_context(
+            shared["tokens"],
+            ruleset=game.ruleset,
+            movable={(m.colour, m.index) for m in mine_legal},
+            targets=targets,
+            last_moved=shared["history"].last_token,
+        )
+    token_buttons = []
+    if my_turn and turn is not None:
+        token_buttons = _token_buttons(seats, turn, shared["tokens"], options_by_token)
+    seat_views = [
+        {**view, "seat": by_index[view["index"]], "mine": view["index"] in vp.seats}
+        for view in shared["seats"]
+    ]
+    host_seats = []
+    if game.status == Game.Status.OPEN and vp.host:
+        host_seats = [s for s in seats if s.kind in (Seat.Kind.OPEN, Seat.Kind.COMPUTER)]
+    votes = game.new_round_votes or []
+    return {
+        **shared,
+        **_clock_context(game, seats, vp, turn, shared["pause_by"]),
+        "game": game,
+        "urls": _urls(game),  # (per request: the script prefix is each request's own)
+        "vp": vp,
+        "seats": seat_views,
+        "turn": turn,
+        "waiting": waiting,
+        "my_turn": my_turn,
+        "can_roll": can_roll,
+        "token_buttons": token_buttons,
+        "any_move": bool(mine_legal),
+        "single_move": _single_move(options_by_token),
+        "handover": _handover(game, vp, waiting),
+        "host_seats": host_seats,
+        "my_vote": any(i in votes for i in vp.seats),
+        "new_round_confirm": new_round_confirm(game, seats, vp, connected)
+        if vp.is_player and game.status == Game.Status.PLAYING
+        else "",
+        "seed_editable": vp.is_player and game.nonce == 0 and not game.is_over,
+        "my_seed_seats": [s for s in seats if s.index in vp.seats],
+        **board,
+    }
+
+
+def shared_context(
+    game: Game,
+    seats: list[Seat],
+    connected: Collection[int],
+    *,
+    names: dict[int, str] | None = None,
+    outcomes: dict[int, Outcome] | None = None,
+) -> dict[str, Any]:
+    """What the board's context holds alike for every viewer of one version with the same seats
+    present: worked out once however many viewpoints a push renders (`live_context` adds each
+    one's own). The move log's sentences are named only where asked (`with_named_log`)."""
     state = None
     if game.status != Game.Status.OPEN:
         state = actions.engine_state(game)
     turn = actions.turn_seat(game, seats, state) if state is not None else None
-    my_turn = bool(turn and turn.index in vp.seats and game.status == Game.Status.PLAYING)
-    legal = engine.legal_moves(state) if state is not None else ()
-    mine_legal = legal if my_turn else ()
-    can_roll = bool(my_turn and state is not None and engine.can_roll(state))
     places = list(game.result_places) if game.status == Game.Status.FINISHED else []
     if state is not None and not places:
         places = [actions.seat_of_player(seats, state.players[p]).index for p in state.places]
@@ -120,73 +189,60 @@ def live_context(
     history = history_of(game)
     if names is None:
         names = display_names(game, seats, history)
-    options_by_token, targets = _move_options(state, mine_legal)
-    board = {}
-    if with_board:  # (the board's drawing, not needed where its region is kept already)
-        board = board_context(
-            tokens,
-            ruleset=game.ruleset,
-            movable={(m.colour, m.index) for m in mine_legal},
-            targets=targets,
-            last_moved=history.last_token,
-        )
-    token_buttons = []
-    if my_turn and turn is not None:
-        token_buttons = _token_buttons(seats, turn, tokens, options_by_token)
     if outcomes is None:
         outcomes = finished_outcomes(game)
-    seat_views = [_seat_view(game, s, state, turn, connected, vp, places, outcomes) for s in seats]
+    nobody = Viewpoint("spectator")
     waiting = (
         actions.waiting_for(game, seats, here=connected)
         if game.status == Game.Status.PLAYING
         else []
     )
     dice = list(state.dice) if state is not None else []
-    host_seats = []
-    if game.status == Game.Status.OPEN and vp.host:
-        host_seats = [s for s in seats if s.kind in (Seat.Kind.OPEN, Seat.Kind.COMPUTER)]
+    timed = actions.is_timed(game) and game.status == Game.Status.PLAYING
+    pause = selectors.current_pause(game) if timed else None
+    seat_views = [
+        _seat_view(game, s, state, turn, connected, nobody, places, outcomes) for s in seats
+    ]
+    for view in seat_views:
+        del view["seat"]  # (each viewer's own Seat goes back in: `live_context`)
     return {
-        **_clock_context(game, seats, vp, turn),
-        "game": game,
-        "vp": vp,
+        "state": state,
+        "pause_by": pause.seat.display_name if pause else None,
+        "legal": engine.legal_moves(state) if state is not None else (),
+        "tokens": tokens,
+        "history": history,
+        "names": names,
+        # Each seat's card as a spectator sees it (`live_context` marks the viewer's own).
         "seats": seat_views,
-        "turn": turn,
+        "turn_index": turn.index if turn else None,
         "turn_name": turn.display_name if turn else "",
-        "my_turn": my_turn,
-        "can_roll": can_roll,
         "awaiting": state.awaiting if state is not None else "",
         "dice": dice,
         "distinct_dice": len(set(dice)) > 1,
         "last_roll": list(history.last_roll),
         "dice_count": engine.ruleset(game.ruleset).DICE,
         "rolls_owed": state.rolls if state is not None else 0,
-        "token_buttons": token_buttons,
-        "any_move": bool(mine_legal),
-        "single_move": _single_move(options_by_token),
-        "waiting": waiting,
+        "waiting_indexes": [s.index for s in waiting],
         "waiting_names": ", ".join(s.display_name for s in waiting),
-        "handover": _handover(game, vp, waiting),
-        # (the log's forty sentences named anew, only where its region is not kept already)
-        "log": [(seq, kind, shown(text, names)) for seq, kind, text in history.log]
-        if with_log
-        else [],
+        "log": [],
         "message": shown(game.message, names),
         # The room's first message speaks to its host: a guest's page says what they wait for instead.
         "host_message": game.status == Game.Status.OPEN and game.message == setup.INVITE_HINT,
-        "host_seats": host_seats,
         "open_seats": sum(1 for s in seats if s.kind == Seat.Kind.OPEN),
         "votes": game.new_round_votes or [],
-        "my_vote": any(i in (game.new_round_votes or []) for i in vp.seats),
-        "new_round_confirm": new_round_confirm(game, seats, vp, connected)
-        if vp.is_player and game.status == Game.Status.PLAYING
-        else "",
-        "seed_editable": vp.is_player and game.nonce == 0 and not game.is_over,
-        "my_seed_seats": [s for s in seats if s.index in vp.seats],
         "rounds": list(history.rounds),
-        "urls": _urls(game),
         "debug": settings.DEBUG,
-        **board,
     }
+
+
+def with_named_log(shared: dict[str, Any]) -> None:
+    """The move log's forty sentences, named anew, into `shared` (once: only where the log's region
+    is rendered, not kept already)."""
+    if not shared["log"] and shared["history"].log:
+        names = shared["names"]
+        shared["log"] = [
+            (seq, kind, shown(text, names)) for seq, kind, text in shared["history"].log
+        ]
 
 
 def _move_options(
@@ -306,21 +362,23 @@ def _urls_of(game_id: str, script_prefix: str) -> Mapping[str, str]:
     )
 
 
-def _clock_context(game: Game, seats: list[Seat], vp: Viewpoint, turn: Seat | None) -> dict:
-    """The timer, pause and away parts of the board."""
+def _clock_context(
+    game: Game, seats: list[Seat], vp: Viewpoint, turn: Seat | None, pause_by: str | None
+) -> dict:
+    """The timer, pause and away parts of the board (`pause_by`: who took the pause under way, None
+    if none is)."""
     playing = game.status == Game.Status.PLAYING
     timed = actions.is_timed(game) and playing
     people = pauses.people_game(game, seats)
-    pause = selectors.current_pause(game) if timed else None
     mine = [s for s in seats if s.index in vp.seats and not s.resigned]
     pauses_left = selectors.pauses_left(game, mine[0]) if (timed and people and mine) else 0
     return {
         "timed": timed,
         "people": people,
         "paused": bool(timed and game.is_paused),
-        "pause": pause,
-        "pause_by": pause.seat.display_name if pause else "",
-        "pause_ends_ms": epoch_ms(game.deadline) if pause else 0,
+        "pause": pause_by is not None,
+        "pause_by": pause_by or "",
+        "pause_ends_ms": epoch_ms(game.deadline) if pause_by is not None else 0,
         "paused_left_s": round((game.paused_remaining_ms or 0) / 1000),
         "deadline_ms": epoch_ms(game.deadline) if timed and not game.is_paused else 0,
         "turn_deadline_ms": epoch_ms(game.turn_deadline) if timed else 0,

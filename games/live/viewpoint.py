@@ -2,8 +2,9 @@
 of a friends room (host or guest), a signed-in visitor who may join an open room, an anonymous one.
 
 Whose tokens are clickable and which buttons show differ per viewpoint; everything else a board shows
-is the same for all, so the regions of a board that differ are rendered once per version and
-viewpoint, the others once per version, and shared by every connection (games.live.fragments).
+is the same for all, so the regions of a board that differ are rendered once per version and what of
+the viewpoint they read (the one to play, another player, a watcher; a player's own card), the others
+once per version, and shared by every connection (games.live.fragments).
 """
 
 from __future__ import annotations
