@@ -15,7 +15,15 @@ from games.models import ChatMessage
 from tests.accounts.moderation.conftest import staff
 from tests.games.webplay import friends_room, member
 
-from .test_hostile_input import BAD_IDS, check, client_for, fill, send_corpus, url_patterns
+from .test_hostile_input import (
+    BAD_IDS,
+    check,
+    client_for,
+    fill,
+    send_corpus,
+    signed_in,
+    url_patterns,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +45,7 @@ def test_no_desk_url_answers_a_500_or_acts_on_a_moderators_bad_input(
     client = client_for(moderator)
     for route in routes:
         for values in ({"report_id": str(report.pk)}, {}):
-            client.force_login(moderator)  # the corpus may have logged the moderator out
+            signed_in(client, moderator)  # the corpus may have logged the moderator out
             send_corpus(client, fill(route, values))
         for bad in [*BAD_IDS, "9" * 40] if "<" in route else []:
             bad_url = re.sub(r"<(?:\w+:)?\w+>", bad, "/" + route)
