@@ -38,6 +38,7 @@ from ludopat import metrics
 
 from .. import engine
 from ..core import broadcast, caches
+from ..core.compiled_reads import CompiledRead
 from ..core.errors import Conflict, GameNotFound, StaleVersion
 from ..engine import fair
 from ..models import Action, Game, Seat
@@ -77,12 +78,16 @@ def lock_game(game_id: str) -> Game:
     """The game's row, locked until the transaction ends: one writer per game at a time."""
     if not isinstance(game_id, str) or not game_id:
         raise GameNotFound("There is no game at this address. Check the link you were given.")
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameNotFound(
-            "There is no game at this address. Check the link you were given."
-        ) from None
+    found = GAME_LOCKED(game_id, write=True)
+    if not found:
+        raise GameNotFound("There is no game at this address. Check the link you were given.")
+    return found[0]
+
+
+# (compiled once per connection: games.core.compiled_reads)
+GAME_LOCKED = CompiledRead(
+    "the game, locked", Game, lambda game_id: Game.objects.select_for_update().filter(pk=game_id)
+)
 
 
 def lock_games(game_ids: Iterable[str]) -> list[Game]:

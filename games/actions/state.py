@@ -8,12 +8,23 @@ from collections.abc import Iterable
 
 from .. import engine
 from ..core import caches
+from ..core.compiled_reads import CompiledRead
 from ..models import Action, Game, Seat
+
+# (compiled once per connection: games.core.compiled_reads)
+SEATS_USERS = CompiledRead(
+    "seats and their accounts",
+    Seat,
+    lambda game_id: Seat.objects.filter(game_id=game_id).select_related("user").order_by("index"),
+)
 
 
 def seats_in(game: Game) -> list[Seat]:
-    """The game's seats in seat order."""
-    return list(game.seats.select_related("user").order_by("index"))
+    """The game's seats in seat order (each with `game` as its game, as `game.seats` gives them)."""
+    seats = SEATS_USERS(game.pk)
+    for seat in seats:
+        seat.game = game
+    return seats
 
 
 def players_of(game: Game) -> list[list[str]]:

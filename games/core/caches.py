@@ -47,6 +47,7 @@ empty them with `clear_all` (GROUNDS, never stale, stays with the memoised drawi
 from __future__ import annotations
 
 import copy
+import marshal
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -165,4 +166,13 @@ def _copied(values: Iterable[Any]) -> list[Any]:
     """The values with each list and dict (a JSON column's) deep-copied; the rest (numbers, strings,
     datetimes, UUIDs) are immutable and shared. Deep-copying every column cost more than building the
     objects did."""
-    return [copy.deepcopy(v) if isinstance(v, (list, dict)) else v for v in values]
+    return [_json_copy(v) if isinstance(v, (list, dict)) else v for v in values]
+
+
+def _json_copy(value: list | dict) -> Any:
+    """A deep copy of a JSON column's value: through marshal, a tenth of `copy.deepcopy`'s time for
+    the lists, dicts, strings and numbers JSON holds; deepcopy for anything marshal can't take."""
+    try:
+        return marshal.loads(marshal.dumps(value))  # noqa: S302  bytes made on the line, never read in
+    except ValueError:
+        return copy.deepcopy(value)

@@ -14,6 +14,7 @@ from accounts.social.reads import blocked_by
 from ..models import ChatMessage, Game, Pause, Seat
 from . import caches
 from .actors import Actor
+from .compiled_reads import CompiledRead
 
 
 def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
@@ -34,13 +35,21 @@ def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
     return list(found.order_by("-updated").prefetch_related(seats)[:limit])
 
 
+# (compiled once per connection: games.core.compiled_reads)
+SEATS_GAME_USERS = CompiledRead(
+    "seats, their game and accounts",
+    Seat,
+    lambda game_id: (
+        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("index")
+    ),
+)
+
+
 def game_and_seats(game_id: str) -> tuple[Game | None, list[Seat]]:
     """A game and its seats (with their accounts) in seat order, in one query: every board render and
     every asker check reads both, and a query costs more in Django than the few repeated columns do.
     A game is created with its seats; one without any is read on its own."""
-    seats = list(
-        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("index")
-    )
+    seats = SEATS_GAME_USERS(game_id)
     if not seats:
         return Game.objects.filter(pk=game_id).first(), []
     game = seats[0].game

@@ -289,3 +289,21 @@ def test_the_rows_a_roll_or_a_move_keeps_are_the_rows_it_committed(django_user_m
         assert read is not None and read.version == game.version
         assert kept == caches.Rows.of(read, read_seats)
         assert game.status == game.Status.PLAYING
+
+
+def test_each_reader_of_kept_rows_gets_json_values_of_its_own(django_user_model):
+    """Rows kept for a version are built anew for each reader: one render changing its game's state or
+    a seat's colours in place (a list, a dict) changes nothing another reader, or the cache, sees."""
+    host = member(django_user_model.objects.create_user("keeper"))
+    guest = member(django_user_model.objects.create_user("reader"))
+    game = friends_room(host, [guest])
+    read, seats = selectors.game_and_seats(game.pk)
+    kept = caches.Rows.of(read, seats)
+    first, first_seats = kept.build()
+    first.state["tokens"][next(iter(first.state["tokens"]))].append(99)
+    first.options["meddled"] = True
+    first_seats[0].colours.append("purple")
+    second, second_seats = kept.build()
+    assert second.state == read.state and second.options == read.options
+    assert second_seats[0].colours == seats[0].colours
+    assert kept == caches.Rows.of(read, seats)
