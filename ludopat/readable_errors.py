@@ -1,4 +1,4 @@
-"""Every refusal says why: a 4xx answer with an empty body (Django's 405 from require_POST/require_GET,
+"""Every refusal says why: a 4xx answer with an empty body (Django's 405 from require_POST/require_safe,
 a bare HttpResponseBadRequest) gets a sentence a person can read, as plain text; a refused CSRF check
 (most often a page left open while the session changed in another tab) says so and offers a reload."""
 

@@ -1,5 +1,6 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from accounts.users.online import online_count
 from games.live.board_view import board_context
@@ -15,6 +16,7 @@ HERO_POSITION = {
 }
 
 
+@require_safe  # a page to read: a POST to it is refused (405), not answered with the page
 def home(request: HttpRequest) -> HttpResponse:
     context = {
         "online": online_count(),

@@ -14,7 +14,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.moderation.models import Report
 
@@ -71,7 +71,7 @@ def desk_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     return checked
 
 
-@require_GET
+@require_safe
 @desk_page
 def queue(request: HttpRequest) -> HttpResponse:
     context = {

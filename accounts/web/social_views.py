@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from games.models import Game
 from games.reads.friends import blocked_players, friends_of, table_mates
@@ -40,6 +40,8 @@ def _me(request: HttpRequest) -> int:
     return pk
 
 
+# The method is checked before the log-in: a POST is refused (405) for anyone, never sent to log in.
+@require_safe
 @login_required
 def friends(request: HttpRequest) -> HttpResponse:
     """The people this player follows, online first, each with the game they play to watch; the

@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_otp import login as otp_login
 
 from ludopat import client_address, throttle
@@ -205,6 +205,7 @@ def _show_codes_once(request: HttpRequest, codes: list[str], after: str) -> Http
     return redirect("two_factor_codes")
 
 
+@require_safe
 @login_required
 def settings_page(request: HttpRequest) -> HttpResponse:
     """Whether log-ins ask for a code, and what can be done about it."""

@@ -5,7 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.core.errors import GameError
 from games.tournaments.reads import finish_name, finishes_of
@@ -49,6 +49,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": _safe_next(request)})
 
 
+@require_safe
 @reads_from_replica
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = User.objects.filter(username=username, is_active=True).first()

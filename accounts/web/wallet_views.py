@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from games.tournaments.reads import of_pools
 from ludopat.numbers import page_in
@@ -22,6 +22,7 @@ from .logged_in import account_of
 PER_PAGE = 25
 
 
+@require_safe
 @login_required
 def wallet(request: HttpRequest) -> HttpResponse:
     account = account_of(request)

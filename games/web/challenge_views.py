@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.models import User
 from accounts.social.reads import followed_ids, follows
@@ -119,6 +119,7 @@ def invite(request: HtmxHttpRequest, username: str) -> HttpResponse:
     return redirect("challenge_page", made.pk)
 
 
+@require_safe
 @login_required
 def page(request: HtmxHttpRequest, challenge_id: int) -> HttpResponse:
     """A challenge's own page, for its two players: what it offers and what became of it."""

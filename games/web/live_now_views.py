@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from redis import RedisError
 
 from ludopat.read_replica import reads_from_replica
@@ -57,7 +57,7 @@ def _top_html() -> str:
     )
 
 
-@require_GET
+@require_safe
 @reads_from_replica
 def live_now(request: HttpRequest) -> HttpResponse:
     """The page: the list, which then polls itself."""
@@ -67,14 +67,14 @@ def live_now(request: HttpRequest) -> HttpResponse:
     return render(request, "games/live_now/page.html", context)
 
 
-@require_GET
+@require_safe
 @reads_from_replica
 def live_now_tables(request: HttpRequest) -> HttpResponse:
     """The list alone, for the page's poll."""
     return HttpResponse(_kept("live_now:tables", _tables_html))
 
 
-@require_GET
+@require_safe
 @reads_from_replica
 def live_now_top(request: HttpRequest) -> HttpResponse:
     """The home page's box: the top table, for its poll."""
@@ -86,7 +86,7 @@ def top_box() -> str:
     return _kept("live_now:top", _top_html)
 
 
-@require_GET
+@require_safe
 def players_to_follow(request: HttpRequest, game_id: str) -> HttpResponse:
     """A finished game's panel of the other accounts at the table, each with Follow (or Unfollow) for
     this viewer. The result panel, which every viewer of a viewpoint shares, loads it by itself."""

@@ -13,6 +13,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
+from django.views.decorators.http import require_safe
 
 from ludopat.read_replica import reads_from_replica
 
@@ -52,10 +53,12 @@ RULESETS: dict[str, dict[str, str]] = {
 # How to play
 
 
+@require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
     return render(request, "games/pages/rules_index.html", {"rulesets": _ruleset_list()})
 
 
+@require_safe
 def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
     if ruleset not in RULESETS:
         return _not_found(
@@ -77,6 +80,7 @@ def _ruleset_list() -> list[dict[str, str]]:
 # Replay
 
 
+@require_safe
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     found = _game_round(request, game_id, "game_replay", "Replay the latest round")
     if isinstance(found, HttpResponse):
@@ -94,6 +98,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     return _replay_page(request, record, number < current or game.is_over, context)
 
 
+@require_safe
 @reads_from_replica
 def public_replay(request: HttpRequest, public_id: str) -> HttpResponse:
     """A finished round's replay under its public id: no room id, no link to the room, no chat."""
@@ -110,6 +115,7 @@ def public_replay(request: HttpRequest, public_id: str) -> HttpResponse:
     return _replay_page(request, public_record(kept), True, context)
 
 
+@require_safe
 @reads_from_replica
 def public_record_json(request: HttpRequest, public_id: str) -> HttpResponse:
     """The round's record (docs/record.md) under its public id, in place of the room's id."""
@@ -162,6 +168,7 @@ def _round_number(form: RoundForm, current: int) -> int | None:
 # Verify
 
 
+@require_safe
 def verify(request: HttpRequest, game_id: str) -> HttpResponse:
     found = _game_round(request, game_id, "game_verify", "Verify the latest round")
     if isinstance(found, HttpResponse):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ..core import presence
 from ..models import Game, Seat
@@ -53,7 +53,7 @@ def _paired_game(entry: Game) -> str | None:
 
 
 @login_required
-@require_GET
+@require_safe
 def waiting(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     entry = _entry_or_none(request, game_id)
     if entry is None:
@@ -68,7 +68,7 @@ def waiting(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def status(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The screen's status part, for its poll; once paired, an htmx redirect to the game."""
     entry = _entry_or_none(request, game_id)

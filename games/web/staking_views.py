@@ -18,7 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.ledger import history, rules
 from accounts.ledger.errors import NotEnoughCoins
@@ -83,13 +83,19 @@ def _rooms_context(request: HtmxHttpRequest) -> dict:
     return {"rooms": rooms, "bands": bands(rooms), "limit": limit}
 
 
-def lobby(
+@require_safe
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    return lobby_page(request)
+
+
+def lobby_page(
     request: HtmxHttpRequest,
     room_form: StakedRoomForm | None = None,
     quick_form: QuickMatchForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """The lobby; with a refused form, that form as it was sent, its error next to its field."""
+    """The lobby; with a refused form, that form as it was sent, its error next to its field (the
+    POST views answer with it, so the GET-only check is `lobby`'s, not this one's)."""
     context = _rooms_context(request)
     # The configured cut: a page never says a number about money of its own.
     context["rake_percent"] = rules.rake_percent()
@@ -107,6 +113,7 @@ def lobby(
     return render(request, "games/staked/lobby.html", context, status=status)
 
 
+@require_safe
 def rooms(request: HtmxHttpRequest) -> HttpResponse:
     """The room list alone, for the lobby's periodic refresh."""
     return render(request, "games/staked/_rooms.html", _rooms_context(request))
@@ -157,7 +164,7 @@ def _to(request: HtmxHttpRequest, url: str) -> HttpResponse:
 def create(request: HtmxHttpRequest) -> HttpResponse:
     form = StakedRoomForm(request.POST)
     if not form.is_valid():
-        return lobby(request, room_form=form, status=400)
+        return lobby_page(request, room_form=form, status=400)
     data = form.cleaned_data
     if closed := _door_closed(request, "staked_open", data["key"]):
         return closed
@@ -172,7 +179,9 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     except Refusal as error:
         if error.status == 422:
             return _refused(request, error)
-        return lobby(request, room_form=_with_refusal(form, "stake", error), status=error.status)
+        return lobby_page(
+            request, room_form=_with_refusal(form, "stake", error), status=error.status
+        )
     return redirect(game)
 
 
@@ -223,7 +232,7 @@ def cancel(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 def quick(request: HtmxHttpRequest) -> HttpResponse:
     form = QuickMatchForm(request.POST)
     if not form.is_valid():
-        return lobby(request, quick_form=form, status=400)
+        return lobby_page(request, quick_form=form, status=400)
     data = form.cleaned_data
     if closed := _door_closed(request, "quick", data["key"]):
         return closed
@@ -234,7 +243,9 @@ def quick(request: HtmxHttpRequest) -> HttpResponse:
     except Refusal as error:
         if error.status == 422:
             return _refused(request, error)
-        return lobby(request, quick_form=_with_refusal(form, "tier", error), status=error.status)
+        return lobby_page(
+            request, quick_form=_with_refusal(form, "tier", error), status=error.status
+        )
     if game.status == Game.Status.OPEN:  # nobody to pair with yet: the waiting screen
         return redirect("staked_quick_waiting", game.pk)
     return redirect(game)

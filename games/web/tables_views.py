@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.users.online import online_count
 from ludopat import throttle
@@ -82,7 +82,7 @@ def _table_in_play(entry: TableWait | None) -> str | None:
 
 
 @login_required
-@require_GET
+@require_safe
 def waiting(request: HtmxHttpRequest) -> HttpResponse:
     entry = reads.latest_entry(_me(request))
     table = _table_in_play(entry)
@@ -100,7 +100,7 @@ def waiting(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def status(request: HtmxHttpRequest) -> HttpResponse:
     """The screen's status part, for its poll; once seated, an htmx redirect to the table."""
     entry = reads.latest_entry(_me(request))

@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.ledger import history
 from accounts.models import User
@@ -84,6 +84,7 @@ def _opening(request: HtmxHttpRequest) -> dict[str, object]:
     }
 
 
+@require_safe
 def lobby(request: HtmxHttpRequest, form: OpenTournamentForm | None = None) -> HttpResponse:
     user_id = request.user.pk if request.user.is_authenticated else None
     context = reads.lobby(user_id)
@@ -94,6 +95,7 @@ def lobby(request: HtmxHttpRequest, form: OpenTournamentForm | None = None) -> H
     return render(request, "games/tournaments/lobby.html", context)
 
 
+@require_safe
 def prize_preview(request: HtmxHttpRequest) -> HttpResponse:
     """The prize table of a size and buy-in, as the opening form previews it (htmx, on change)."""
     return render(request, "games/tournaments/_prize_preview.html", _opening(request))
@@ -127,6 +129,7 @@ def chat_context(tournament: Tournament, user: User | AnonymousUser) -> dict[str
     }
 
 
+@require_safe
 def bracket(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
     user_id = request.user.pk if request.user.is_authenticated else None

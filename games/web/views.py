@@ -13,7 +13,7 @@ from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from ludopat import metrics, throttle
 from ludopat.client_json import BadJson, action_fields
@@ -118,7 +118,7 @@ def _load(game_id: str) -> tuple[Game | None, list[Seat]]:
     return selectors.game_and_seats(game_id)
 
 
-@require_GET
+@require_safe
 def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game, seats = _load(game_id)
     if game is None:
@@ -147,7 +147,7 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return render(request, "games/game.html", context)
 
 
-@require_GET
+@require_safe
 def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The live fragment alone: a client that lost track of the version fetches the whole board."""
     game, seats = _load(game_id)
@@ -234,7 +234,7 @@ def _refused(request: HtmxHttpRequest, game_id: str, actor: Actor, error: Refusa
     return render(request, "games/error.html", context, status=error.status)
 
 
-@require_GET
+@require_safe
 def record_json(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:

@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_safe
 
 from games.models import RULESETS
 from ludopat.read_replica import reads_from_replica
@@ -42,6 +43,7 @@ def _rating_ruleset(request: HttpRequest, query: LeaderboardForm) -> str:
     return (most_rated_ruleset(user.pk) if user.is_authenticated else None) or RATING_DEFAULT
 
 
+@require_safe
 @reads_from_replica
 def leaderboard(request: HttpRequest) -> HttpResponse:
     found = windows()
@@ -102,6 +104,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     return render(request, "leaderboard/leaderboard.html", context)
 
 
+@require_safe
 @reads_from_replica
 def rating_board_part(request: HttpRequest) -> HttpResponse:
     """The rating board alone, for another rule set's tab (htmx swaps it in place); its links keep
