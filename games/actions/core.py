@@ -35,10 +35,10 @@ from django.conf import settings
 from django.db import transaction
 
 from ludopat import metrics
+from ludopat.compiled_reads import CompiledRead
 
 from .. import engine
 from ..core import broadcast, caches
-from ..core.compiled_reads import CompiledRead
 from ..core.errors import Conflict, GameNotFound, StaleVersion
 from ..engine import fair
 from ..models import Action, Game, Seat
@@ -84,7 +84,7 @@ def lock_game(game_id: str) -> Game:
     return found[0]
 
 
-# (compiled once per connection: games.core.compiled_reads)
+# (compiled once per connection: ludopat.compiled_reads)
 GAME_LOCKED = CompiledRead(
     "the game, locked", Game, lambda game_id: Game.objects.select_for_update().filter(pk=game_id)
 )

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ludopat.compiled_reads import CompiledRead
+
 from .. import engine
 from ..core import caches
-from ..core.compiled_reads import CompiledRead
 from ..models import Action, Game, Seat
 
-# (compiled once per connection: games.core.compiled_reads)
+# (compiled once per connection: ludopat.compiled_reads)
 SEATS_USERS = CompiledRead(
     "seats and their accounts",
     Seat,

@@ -10,11 +10,11 @@ from __future__ import annotations
 from django.db.models import Prefetch, Q
 
 from accounts.social.reads import blocked_by
+from ludopat.compiled_reads import CompiledRead
 
 from ..models import ChatMessage, Game, Pause, Seat
 from . import caches
 from .actors import Actor
-from .compiled_reads import CompiledRead
 
 
 def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
@@ -35,7 +35,7 @@ def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
     return list(found.order_by("-updated").prefetch_related(seats)[:limit])
 
 
-# (compiled once per connection: games.core.compiled_reads)
+# (compiled once per connection: ludopat.compiled_reads)
 SEATS_GAME_USERS = CompiledRead(
     "seats, their game and accounts",
     Seat,

@@ -1,4 +1,4 @@
-"""The game's and seats' reads compiled once per connection (games.core.compiled_reads) give exactly the
+"""The game's and seats' reads compiled once per connection (ludopat.compiled_reads) give exactly the
 objects the ORM gives: every column of the game, its seats and their accounts, the seats' game and
 accounts already there (no query to reach them); a missing game reads as missing; the locking read
 still refuses to run outside a transaction; and a second read compiles nothing."""

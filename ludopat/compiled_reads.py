@@ -1,12 +1,12 @@
-"""The reads every action and every render makes, with their SQL compiled once per database connection.
+"""Reads made on nearly every request, with their SQL compiled once per database connection.
 
-A roll or a move reads its game and seats three times (the asker check's read, the lock, the seats
-under the lock), and each socket that renders the new version may read them again. Django compiles a
-query's SQL anew on every call, and for these, a game's forty columns and its seats' with their
-accounts', compiling cost more than running the query and building the objects together (about 1 ms of
-a 2 ms read on a 2-core machine). Here each is compiled once per connection, with a placeholder for
-the game's id, then run with the id and turned into objects exactly as Django does it (its converters
-and its select_related populators), so callers get what the ORM would have given them.
+Django compiles a query's SQL anew on every call, and for the reads every action and render makes
+(a game's forty columns, its seats' with their accounts') and the session every request loads,
+compiling cost more than running the query and building the objects together (about 1 ms of a 2 ms
+read on a 2-core machine). Here each is compiled once per connection, with a placeholder for its one
+key (a game's id, a session's key), then run with the key and turned into objects exactly as Django
+does it (its converters and its select_related populators), so callers get what the ORM would have
+given them.
 """
 
 from __future__ import annotations
@@ -19,17 +19,17 @@ from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
-_GAME_ID = "\x00game-id"  # the placeholder compiled in, replaced by the id on each run
+PLACEHOLDER = "\x00key"  # compiled in for the key, replaced by it on each run (a string column's)
 
 
 class CompiledRead:
-    """One query over a game's id (`make(game_id)`: its QuerySet), compiled once per connection."""
+    """One query over one key (`make(key)`: its QuerySet), compiled once per connection."""
 
     def __init__(self, name: str, model: type[Model], make: Callable[[Any], QuerySet]) -> None:
         self.name, self.model, self.make = name, model, make
 
-    def __call__(self, game_id: str, *, write: bool = False) -> list[Any]:
-        """The objects the QuerySet would give for `game_id`, read where the ORM would read them (the
+    def __call__(self, key: Any, *, write: bool = False) -> list[Any]:
+        """The objects the QuerySet would give for `key`, read where the ORM would read them (the
         router's choice; `write`: the primary, as a locking read)."""
         alias = router.db_for_write(self.model) if write else router.db_for_read(self.model)
         alias = alias or "default"
@@ -41,7 +41,7 @@ class CompiledRead:
                 "select_for_update cannot be used outside of a transaction."
             )
         params = list(compiled_params)
-        params[index] = game_id
+        params[index] = key
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
@@ -54,14 +54,14 @@ class CompiledRead:
         plans = connection.__dict__.setdefault("_ludopat_compiled", {})
         plan = plans.get(self.name)
         if plan is None:
-            plan = plans[self.name] = _compile(self.make(_GAME_ID).using(alias), alias)
+            plan = plans[self.name] = _compile(self.make(PLACEHOLDER).using(alias), alias)
         return plan
 
 
 def _compile(queryset: QuerySet, alias: str) -> tuple:
     compiler = queryset.query.get_compiler(using=alias)
     sql, params = compiler.as_sql()
-    index = list(params).index(_GAME_ID)
+    index = list(params).index(PLACEHOLDER)
     select, klass_info = compiler.select, compiler.klass_info
     converters = compiler.get_converters([column for column, _, _ in select])
     model = klass_info["model"]
