@@ -84,11 +84,13 @@ class Page:
                 await self.ws.send_to(text_data=json.dumps({"resync": -1}))
 
 
-async def pages_of(game, people: list[tuple[object, str]], model) -> list[Page]:
-    """Each person's page, opened showing no board: the socket's resync brings it whole."""
+async def pages_of(game, people: list[tuple[object, str]], model, app=None) -> list[Page]:
+    """Each person's page, opened showing no board: the socket's resync brings it whole (`app`: the
+    socket routes, if not the site's own)."""
     pages = []
     for user, key in people:
-        ws = await connect(game.pk, await database_sync_to_async(session_for)(user, key))
+        session = await database_sync_to_async(session_for)(user, key)
+        ws = await (connect(game.pk, session, app=app) if app else connect(game.pk, session))
         page = Page(ws, model.BoardModel())
         for frame in ws.pending:
             page.model.apply(frame)

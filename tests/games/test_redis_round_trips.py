@@ -20,7 +20,7 @@ from games.web import bench_floor
 from ludopat import push
 from ludopat.asgi import application, sockets
 from tests.games.test_consumers import HOST, connect, drain, session_for
-from tests.games.test_pushes_per_action import Page, board_model
+from tests.games.test_pushes_per_action import Page, board_model, pages_of
 from tests.games.webplay import everyone_here, fresh, friends_room, member, turn_seat
 from tests.redis_round_trips import RoundTrips
 
@@ -58,18 +58,7 @@ async def test_an_action_makes_no_more_round_trips_to_redis_than_the_floor_by_po
     model = board_model()
     game, host, guest, nosy = await database_sync_to_async(_room)(django_user_model)
     people = [host, guest, nosy]
-    pages = []
-    for user in people:
-        ws = await connect(
-            game.pk, await database_sync_to_async(session_for)(user, f"key-{user.pk}"), app=app
-        )
-        page = Page(ws, model.BoardModel())
-        for frame in ws.pending:
-            page.model.apply(frame)
-        ws.pending = []
-        pages.append(page)
-    for page in pages:
-        await page.quiet()
+    pages = await pages_of(game, [(user, f"key-{user.pk}") for user in people], model, app=app)
     browsers = [await database_sync_to_async(_browser)(user) for user in (host, guest)]
 
     async def act(via: str) -> RoundTrips:
