@@ -36,6 +36,7 @@ from django.db import transaction
 
 from ludopat import metrics
 from ludopat.compiled_reads import CompiledRead
+from ludopat.compiled_writes import CompiledSave
 
 from .. import engine
 from ..core import broadcast, caches
@@ -150,10 +151,14 @@ def save_game(
         stop_clock(game)
     bot_to_act = back_computer_turn(game, seats, state)
     game.bot_failures = 0  # a new version: the computer gets fresh tries
-    game.save()
+    SAVE_GAME(game)
     _after_commit(game, bot_to_act=bot_to_act)
     if not bot_to_act:  # the computer's own task comes on commit; the sweeper is its backup
         schedule_deadline_on_commit(game)  # a running clock's task, for the new version
+
+
+# Every column of the row, its UPDATE compiled once per connection (ludopat.compiled_writes).
+SAVE_GAME = CompiledSave(Game)
 
 
 def keep_rows_on_commit(game: Game, seats: list[Seat]) -> None:

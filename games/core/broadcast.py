@@ -14,7 +14,7 @@ logged, never raised: the change is saved, and a viewer whose page missed a vers
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -80,6 +80,19 @@ def board_changed(game_id: str, version: int, facts: dict | None = None, skip: s
     )
 
 
+# Called with a new version's game id, version and the seats present, in the process that made it,
+# just before its push: the web layer renders that process's sockets' boards there (games.web.
+# local_boards), so they send their regions without a thread or a query of their own.
+BeforePush = Callable[[str, int, frozenset[int]], None]
+_BEFORE_PUSH: list[BeforePush] = []
+
+
+def before_push(handler: BeforePush) -> None:
+    """Call `handler` before every new version's push from now on (once, however often added)."""
+    if handler not in _BEFORE_PUSH:
+        _BEFORE_PUSH.append(handler)
+
+
 @dataclass(frozen=True)
 class BoardUpdate:
     """A saved version to push on commit, with what connections need to share its rendering."""
@@ -103,8 +116,18 @@ class BoardUpdate:
                 answer.presence[(game_id, version)] = frozenset(connected)
         except Exception:  # unreadable: each connection renders for itself
             log.exception("could not read the presence of game %s", game_id)
+        else:
+            _prepare(game_id, version, frozenset(connected))
         if board_changed(game_id, version, facts, self.skip):
             metrics.action_pushed()  # a player's action's latency ends here (ludopat/metrics.py)
+
+
+def _prepare(game_id: str, version: int, connected: frozenset[int]) -> None:
+    for handler in _BEFORE_PUSH:
+        try:
+            handler(game_id, version, connected)
+        except Exception:  # the push goes all the same: each connection renders for itself
+            log.exception("could not prepare the push of game %s version %s", game_id, version)
 
 
 def chat_message(game_id: str, message_id: int) -> None:

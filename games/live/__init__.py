@@ -10,6 +10,9 @@ chat show, worked out once per version and viewpoint.
     player_card      a player's card in #live-players, built in Python
     dice_panel       the dice panel (Roll, whose turn, the token buttons), built in Python
     dice_faces       a die's face as SVG
+    board_region     the board's region, built in Python, drawn once per set of positions
+    small_regions    the message line and the log, built in Python; fair dice and the buttons,
+                     rendered once per set of what they read
     token_slot       the empty CSRF token slot of the board's forms
     board_view       turns token positions into what the board partial draws
     board_layout     where things sit on the 15 x 15 board picture

@@ -4,7 +4,9 @@ log, a new message, a hidden one), and the small pieces a socket sends besides (
 
 The board is cut into regions (each a `div#live-<region>`: templates/games/live/_<region>.html, or
 built in Python where one is rendered for many viewers at every version: the opening tag of
-`#game-live` in head_tag.py, the players' cards in player_card.py, the dice panel in dice_panel.py).
+`#game-live` in head_tag.py, the players' cards in player_card.py, the dice panel in dice_panel.py,
+the board in board_region.py, the message line and the log in small_regions.py, which also renders
+fair dice and the buttons once per set of what they read).
 What every viewer sees alike (the board for all but the one to play, the message line, the log, fair
 dice) is rendered once per version and process whatever the number of viewpoints; what differs is
 rendered per variant, which names only what the region reads of its viewer (`_variants`): the
@@ -42,12 +44,14 @@ from ..core import caches, presence
 from ..core.actors import Actor
 from ..core.stamp import Board, board_stamp, shown_stamp
 from ..models import ChatMessage, Game, Seat
+from .board_region import board_region
 from .dice_panel import dice_panel
 from .head_tag import head_tag
 from .history import display_names, history_of
 from .new_round_words import CONFIRMS, new_round_confirm
 from .player_card import player_card
 from .presenter import chat_context, finished_outcomes, live_context, shared_context
+from .small_regions import kept_region, log_region, message_region
 from .token_slot import TOKEN_SLOT
 from .viewpoint import Viewpoint
 
@@ -146,9 +150,44 @@ def live_board(
     seats = seats if seats is not None else list(game.seats.select_related("user"))
     if connected is None:
         connected = frozenset(presence.connected_seats(game.pk))
-    names = display_names(game, seats, history_of(game))
-    outcomes = finished_outcomes(game)
-    tag, shows = board_stamp(Board.of(game), connected), shown_stamp(seats, names, outcomes)
+    return _board(game, seats, vp, connected, _Stamps.of(game, seats, connected), notice)
+
+
+def live_boards(
+    game: Game, vps: list[Viewpoint], *, seats: list[Seat], connected: frozenset[int]
+) -> list[LiveBoard]:
+    """`live_board` for several viewpoints of one version, what they share worked out once."""
+    stamps = _Stamps.of(game, seats, connected)
+    return [_board(game, seats, vp, connected, stamps) for vp in vps]
+
+
+@dataclass(frozen=True)
+class _Stamps:
+    """What every viewpoint's board of one version reads alike: the names it shows, what a finished
+    round counted, and the stamps its regions are kept under."""
+
+    names: dict[int, str]
+    outcomes: dict
+    tag: str
+    shows: str
+
+    @classmethod
+    def of(cls, game: Game, seats: list[Seat], connected: frozenset[int]) -> _Stamps:
+        names = display_names(game, seats, history_of(game))
+        outcomes = finished_outcomes(game)
+        tag = board_stamp(Board.of(game), connected)
+        return cls(names, outcomes, tag, shown_stamp(seats, names, outcomes))
+
+
+def _board(
+    game: Game,
+    seats: list[Seat],
+    vp: Viewpoint,
+    connected: frozenset[int],
+    stamps: _Stamps,
+    notice: str = "",
+) -> LiveBoard:
+    tag, shows = stamps.tag, stamps.shows
     variants = _variants(game, seats, vp, connected)
     found: dict[str, str] = {}
     for name, variant in variants.items():
@@ -168,7 +207,7 @@ def live_board(
             connected,
             with_board="board" not in found,
             with_log="log" not in found,
-            shared=_shared_context(game, seats, connected, names, outcomes, tag, shows),
+            shared=_shared_context(game, seats, connected, stamps),
         )
         context["notice"] = notice
         for name, variant in variants.items():
@@ -182,6 +221,14 @@ def live_board(
                 html = head_tag(context)
             elif name == "dice":
                 html = dice_panel(context)
+            elif name == "board":
+                html = board_region(context)
+            elif name == "message":
+                html = message_region(context)
+            elif name == "log":
+                html = log_region(context)
+            elif name in ("fair", "controls"):
+                html = kept_region(name, context)
             else:
                 html = render_to_string(f"games/live/_{name}.html", context)
             found[name] = html
@@ -194,21 +241,16 @@ def live_board(
 
 
 def _shared_context(
-    game: Game,
-    seats: list[Seat],
-    connected: frozenset[int],
-    names: dict[int, str],
-    outcomes: dict,
-    tag: str,
-    shows: str,
+    game: Game, seats: list[Seat], connected: frozenset[int], stamps: _Stamps
 ) -> dict[str, Any]:
     """What every viewpoint's context holds alike at this version and presence: worked out by the
     first viewpoint to render a region of it in this process, then kept for the others (a push
     renders one per socket's viewpoint)."""
+    tag, shows = stamps.tag, stamps.shows
     found = caches.CONTEXTS.get(game.pk)
     if found is not None and found[0] == tag and found[1] == shows:
         return found[2]
-    shared = shared_context(game, seats, connected, names=names, outcomes=outcomes)
+    shared = shared_context(game, seats, connected, names=stamps.names, outcomes=stamps.outcomes)
     caches.keep(caches.CONTEXTS, game.pk, (tag, shows, shared))
     return shared
 

@@ -27,7 +27,8 @@ from ..core.narration import colour_name, shown
 from ..core.stamp import epoch_ms
 from ..engine.state import State
 from ..models import Game, Seat
-from .board_view import board_context, where_to
+from .board_region import drawn_board
+from .board_view import where_to
 from .history import display_names, history_of
 from .new_round_words import new_round_confirm
 from .viewpoint import Viewpoint
@@ -119,7 +120,7 @@ def live_context(
     options_by_token, targets = _move_options(state, mine_legal)
     board = {}
     if with_board:  # (the board's drawing, not needed where its region is kept already)
-        board = board_context(
+        board = drawn_board(
             shared["tokens"],
             ruleset=game.ruleset,
             movable={(m.colour, m.index) for m in mine_legal},

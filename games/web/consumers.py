@@ -47,7 +47,7 @@ from ..live.fragments import (
 from ..live.viewpoint import Viewpoint, viewpoint_for
 from ..models import ChatMessage, Game
 from ..staking.rematch import invited_seats
-from . import commands
+from . import commands, local_boards
 
 REFUSED = 4404  # no such game: the page's link is wrong; the client must not retry
 # Redis (the channel layer) is unreachable: "try again later" (HTTP's 503). An application may close
@@ -119,6 +119,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         await self.accept()
         metrics.OPEN_SOCKETS.inc()
         self.counted = True  # a join that failed on an unreachable shard never counted
+        local_boards.watch(self.game_id, self)  # its board is rendered with the process's others
         if self.seat_ids:
             await db_call(presence.touch)(self.game_id, self.seat_ids, self.channel_name)
             came_back = False
@@ -162,6 +163,7 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
             return
         if getattr(self, "counted", False):
             metrics.OPEN_SOCKETS.dec()
+        local_boards.forget(self.game_id, self)
         # A group on an unreachable shard has lost this socket anyway; the presence below, on the
         # site's own Redis, must still be dropped (else the seat counts as here for 75 s more).
         await self._leave_groups()
@@ -329,13 +331,18 @@ class GameConsumer(ClosedOnBan, AsyncWebsocketConsumer):
         self, event: dict[str, Any] | None, version: int | None, here: frozenset[int] | None
     ) -> LiveBoard | None:
         """This viewer's board at the push's version: shared without a query when this process
-        rendered its regions under the push's stamp already, else rendered here."""
+        rendered its regions under the push's stamp already (the process that made the version
+        renders its sockets' boards before the push; another renders them when the push comes, once
+        for all of them: games.web.local_boards), else rendered here."""
         if (
             event is not None
             and self.viewpoint is not None
             and event.get("status") != Game.Status.OPEN  # seats still change: worked out afresh
         ):
             board = shared_board(self.game_id, self.viewpoint, event)
+            if board is None:
+                await local_boards.rendered(self.game_id, event)
+                board = shared_board(self.game_id, self.viewpoint, event)
             if board is not None:
                 return board
         return await self._render(version=version, here=here)
