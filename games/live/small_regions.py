@@ -71,7 +71,7 @@ def kept_region(name: str, context: dict[str, Any]) -> str:
 
 def _inputs_fair(context: dict[str, Any]) -> tuple | None:
     game, urls = context["game"], context["urls"]
-    seats = ()
+    seats: tuple[tuple[Any, ...], ...] = ()
     if context["seed_editable"]:
         seats = tuple((s.index, s.display_name, s.client_seed) for s in context["my_seed_seats"])
     over = game.is_over
