@@ -51,7 +51,7 @@ from .history import display_names, history_of
 from .new_round_words import CONFIRMS, new_round_confirm
 from .player_card import player_card
 from .presenter import chat_context, finished_outcomes, live_context, shared_context
-from .small_regions import kept_region, log_region, message_region
+from .small_regions import KEPT, kept_region, log_region, message_region
 from .token_slot import TOKEN_SLOT
 from .viewpoint import Viewpoint
 
@@ -227,10 +227,8 @@ def _board(
                 html = message_region(context)
             elif name == "log":
                 html = log_region(context)
-            elif name in ("fair", "controls"):
-                html = kept_region(name, context)
             else:
-                html = render_to_string(f"games/live/_{name}.html", context)
+                html = _rendered(name, context)
             found[name] = html
             if not (notice and name == "message"):
                 _keep(_region_key(game.pk, name, variant), tag, shows, html)
@@ -238,6 +236,14 @@ def _board(
         index = "\n".join("-" if v is None else f"={v}" for v in variants.values())
         _keep(_viewpoint_key(game.pk, vp), tag, shows, index)
     return LiveBoard(game.version, found[HEAD], {name: found[name] for name in REGIONS})
+
+
+def _rendered(name: str, context: dict[str, Any]) -> str:
+    """A region from its template (fair dice and the buttons once per set of what they read)."""
+    template = f"games/live/_{name}.html"
+    if name in KEPT:
+        return kept_region(name, context, lambda: render_to_string(template, context))
+    return render_to_string(template, context)
 
 
 def _shared_context(

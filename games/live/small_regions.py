@@ -10,9 +10,9 @@ markup's one source.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
 
 from ..core.lru import Recent
@@ -56,15 +56,16 @@ def log_region(context: dict[str, Any]) -> str:
 _RENDERED: Recent[tuple, str] = Recent(4096)
 
 
-def kept_region(name: str, context: dict[str, Any]) -> str:
-    """templates/games/live/_<name>.html for `context`, rendered once per set of what it reads."""
+def kept_region(name: str, context: dict[str, Any], render: Callable[[], str]) -> str:
+    """The region `name` for `context`, `render`ed (its template, by games.live.fragments) once per
+    set of what it reads."""
     inputs = _INPUTS[name](context)
     if inputs is None:  # reads more than is listed (a finished tournament match): rendered
-        return render_to_string(f"games/live/_{name}.html", context)
+        return render()
     key = (name, *inputs)
     html = _RENDERED.get(key)
     if html is None:
-        html = render_to_string(f"games/live/_{name}.html", context)
+        html = render()
         _RENDERED.put(key, html)
     return html
 
@@ -109,3 +110,4 @@ def _inputs_controls(context: dict[str, Any]) -> tuple | None:
 
 
 _INPUTS = {"fair": _inputs_fair, "controls": _inputs_controls}
+KEPT = frozenset(_INPUTS)

@@ -61,6 +61,8 @@ def forget(game_id: str, socket: Watcher) -> None:
 def actors_watching(game_id: str) -> list[Actor]:
     with _lock:
         found = _watchers.get(game_id)
+        if found is not None and not found:  # its sockets were collected without a disconnect
+            del _watchers[game_id]
         return [socket.actor for socket in list(found)] if found else []
 
 

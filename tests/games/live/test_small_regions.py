@@ -10,7 +10,7 @@ import pytest
 
 from games import actions
 from games.core import caches, selectors
-from games.live import small_regions
+from games.live import fragments, small_regions
 from games.live.fragments import live_board
 from games.live.viewpoint import viewpoint_for
 from tests.factories import accounts, anon, everyone_here, member, room
@@ -28,13 +28,13 @@ def fixed_seeds(settings):
 @pytest.fixture
 def templates(monkeypatch) -> Counter:
     rendered: Counter = Counter()
-    real = small_regions.render_to_string
+    real = fragments.render_to_string
 
     def counted(name, *args, **kwargs):
         rendered[name] += 1
         return real(name, *args, **kwargs)
 
-    monkeypatch.setattr(small_regions, "render_to_string", counted)
+    monkeypatch.setattr(fragments, "render_to_string", counted)
     return rendered
 
 
