@@ -169,7 +169,12 @@ def keep_rows_on_commit(game: Game, seats: list[Seat]) -> None:
     Only for an action that writes every change through these objects (a queryset's update would not
     be in them): the turns' (`turns._apply`)."""
     key = (game.pk, game.version)
-    transaction.on_commit(lambda: caches.ROWS.put(key, caches.Rows.of(game, seats)))
+
+    def kept() -> None:
+        caches.ROWS.put(key, caches.Rows.of(game, seats))
+        caches.committed_here(key, game, seats)  # the push's renders in this thread read them
+
+    transaction.on_commit(kept)
 
 
 def keep_step_on_commit(action: Action) -> None:

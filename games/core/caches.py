@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import copy
 import marshal
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -145,6 +146,31 @@ CONTEXTS: Recent[str, tuple[str, str, dict[str, Any]]] = Recent(2048)
 def keep(cache: Recent[Any, Any], key: Any, value: Any) -> None:
     """Put `value` under `key` once what it was worked out from is committed (rule 1)."""
     transaction.on_commit(lambda: cache.put(key, value))
+
+
+# The game and seats objects an action just committed, in the thread that committed them: the renders
+# that thread makes for the push before it goes (games.web.local_boards) read them as they are, where
+# any other reader builds objects of its own from ROWS. Read-only use, in that thread, before its
+# next action: the action is over, and nothing writes them again.
+_committed = threading.local()
+
+
+def committed_here(key: tuple[str, int], game: Game, seats: list[Seat]) -> None:
+    _committed.rows = (key, game, seats)
+
+
+def committed_rows(key: tuple[str, int]) -> tuple[Game, list[Seat]] | None:
+    """This thread's own objects of version `key`, if it just committed them; else None."""
+    found = getattr(_committed, "rows", None)
+    if found is None or found[0] != key:
+        return None
+    return found[1], found[2]
+
+
+def keep_many(cache: Recent[Any, Any], items: list[tuple[Any, Any]]) -> None:
+    """`keep` of each (key, value), put together when the transaction commits."""
+    if items:
+        transaction.on_commit(lambda: cache.put_many(items))
 
 
 def clear_all() -> None:

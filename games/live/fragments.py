@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -190,15 +191,17 @@ def _board(
     tag, shows = stamps.tag, stamps.shows
     variants = _variants(game, seats, vp, connected)
     found: dict[str, str] = {}
+    wanted = []
     for name, variant in variants.items():
         if variant is None:  # a region this game shows nobody now: empty
             found[name] = f'<div id="live-{name}" class="live-region"></div>'
-            continue
-        if notice and name == "message":
-            continue  # a refusal's notice is one answer's, never kept
-        html = _cached(_region_key(game.pk, name, variant), tag, shows)
-        if html is not None:
-            found[name] = html
+        elif not (notice and name == "message"):  # a refusal's notice is one answer's, never kept
+            wanted.append((name, _region_key(game.pk, name, variant)))
+    entries = caches.FRAGMENTS.get_many([key for _, key in wanted])
+    for (name, _), entry in zip(wanted, entries, strict=True):
+        if entry is not None and entry[0] == tag and entry[1] == shows:
+            found[name] = entry[2]
+    kept: list[tuple[str, tuple[str, str, str]]] = []
     if len(found) < len(variants):
         context = live_context(
             game,
@@ -231,10 +234,11 @@ def _board(
                 html = _rendered(name, context)
             found[name] = html
             if not (notice and name == "message"):
-                _keep(_region_key(game.pk, name, variant), tag, shows, html)
+                kept.append((_region_key(game.pk, name, variant), (tag, shows, html)))
     if not notice:
         index = "\n".join("-" if v is None else f"={v}" for v in variants.values())
-        _keep(_viewpoint_key(game.pk, vp), tag, shows, index)
+        kept.append((_viewpoint_key(game.pk, vp), (tag, shows, index)))
+    caches.keep_many(caches.FRAGMENTS, kept)
     return LiveBoard(game.version, found[HEAD], {name: found[name] for name in REGIONS})
 
 
@@ -295,14 +299,17 @@ def shared_board(game_id: str, vp: Viewpoint, event: dict) -> LiveBoard | None:
         return None
     shows, variants = index[1], index[2].split("\n")
     found = {}
+    wanted = []
     for name, variant in zip((HEAD, *REGIONS), variants, strict=True):
         if variant == "-":
             found[name] = f'<div id="live-{name}" class="live-region"></div>'
-            continue
-        html = _cached(_region_key(game_id, name, variant[1:]), tag, shows)
-        if html is None:
+        else:
+            wanted.append((name, _region_key(game_id, name, variant[1:])))
+    entries = caches.FRAGMENTS.get_many([key for _, key in wanted])
+    for (name, _), entry in zip(wanted, entries, strict=True):
+        if entry is None or entry[0] != tag or entry[1] != shows:
             return None
-        found[name] = html
+        found[name] = entry[2]
     return LiveBoard(version, found[HEAD], {name: found[name] for name in REGIONS})
 
 
@@ -392,8 +399,14 @@ def log_items(log: list[tuple[int, str, str]]) -> SafeString:
     more than the rest of the panel)."""
     if not log:
         return mark_safe('<li class="muted">No moves yet.</li>')
-    items = (f'<li class="log-{escape(kind)}">{escape(text)}</li>' for _, kind, text in log)
-    return mark_safe("".join(items))  # noqa: S308  each kind and text escaped
+    return mark_safe("".join(_log_item(kind, text) for _, kind, text in log))  # noqa: S308  escaped
+
+
+@lru_cache(maxsize=16384)
+def _log_item(kind: str, text: str) -> str:
+    """One entry, escaped once per process: each version shows the last one's forty entries again,
+    one moved along (the escaping was a quarter of a version's rendering)."""
+    return f'<li class="log-{escape(kind)}">{escape(text)}</li>'
 
 
 def _region_key(game_id: str, region: str, variant: str) -> str:

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from ludopat.worker_threads import db_call
 
-from ..core import selectors
+from ..core import caches, selectors
 from ..core.actors import Actor
 from ..live.fragments import live_boards
 from ..live.viewpoint import viewpoint_for
@@ -72,7 +72,11 @@ def render_boards(game_id: str, version: int, connected: frozenset[int]) -> None
     actors = actors_watching(game_id)
     if not actors:
         return
-    game, seats = selectors.game_and_seats_at(game_id, version)
+    # The acting thread's own objects (a turn's), else built from the rows kept or read.
+    rows = caches.committed_rows((game_id, version)) or selectors.game_and_seats_at(
+        game_id, version
+    )
+    game, seats = rows
     # A room still open changes its seats: its sockets work out their boards afresh (the consumer's).
     if game is None or game.version != version or game.status == Game.Status.OPEN:
         return
