@@ -7,8 +7,9 @@ thread hop, one copy of the rows and one pass over the board's regions per socke
 of each game in this process are known (`watch`), so their boards are rendered once per version:
 
 - in the process that made the version, by the thread that committed it, just before the push goes
-  out (games.core.broadcast's before-push handlers): it holds the version's rows already
-  (games.core.caches.ROWS), and the sockets then send their regions from the event loop;
+  out (games.core.broadcast's before-push handlers): it holds the version's objects already (a
+  turn's, games.core.caches.committed_rows; else the rows kept or read once), and the sockets then
+  send their regions from the event loop;
 - in any other process, by the first of the game's sockets the push reaches, in one pool thread
   that the others wait for (`rendered`).
 
