@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.models import User
 from accounts.social.reads import followed_ids, follows
@@ -74,6 +74,7 @@ def _id_of(username: str) -> int:
 
 
 @login_required
+@require_http_methods(["GET", "POST"])  # anything else: 405 with Allow and a sentence
 def challenge(request: HtmxHttpRequest, username: str) -> HttpResponse:
     """The form to challenge `username`; its POST makes the challenge and shows its page."""
     if request.method != "POST":

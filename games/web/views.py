@@ -13,7 +13,7 @@ from django.http import HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ludopat import metrics, throttle
 from ludopat.client_json import BadJson, action_fields
@@ -61,6 +61,7 @@ def _not_found(request: HtmxHttpRequest, message: str = NOT_FOUND) -> HttpRespon
     )
 
 
+@require_http_methods(["GET", "POST"])  # anything else: 405 with Allow and a sentence
 def new_game(request: HtmxHttpRequest, mode: str) -> HttpResponse:
     """GET: the setup screen of a mode. POST: create the game and open it."""
     if mode not in MODE_FORMS:
@@ -101,11 +102,9 @@ def new_game(request: HtmxHttpRequest, mode: str) -> HttpResponse:
             else:
                 return redirect("game", game.pk)
         status = 400
-    elif request.method == "GET":
+    else:
         form = form_class()
         status = 200
-    else:
-        return HttpResponse("Use GET or POST.", status=405)
     return render(
         request,
         "games/setup.html",

@@ -57,3 +57,21 @@ def test_staked_lobby_still_shows_a_refused_form_after_a_post(clients):
     answer = clients["signed in"].post("/staked/new", {"stake": "-1"})
     assert answer.status_code == 400
     assert 'data-testid="staked-create-form"' in answer.content.decode()
+
+
+# Pages with a form: GET shows it, POST sends it; any other method is refused the same way (before,
+# the game setup answered a bare "Use GET or POST." with no Allow, and the challenge form showed
+# itself to a PUT or a DELETE).
+FORM_PAGES = ["/games/new/computer/", "/games/new/friends/", "/u/pat/challenge/"]
+
+
+def test_form_pages_refuse_other_methods_with_405(clients):
+    signed_in = clients["signed in"]
+    for url in FORM_PAGES:
+        assert signed_in.get(url).status_code == 200, url
+        for method in ("put", "delete", "patch"):
+            answer = getattr(signed_in, method)(url)
+            what = f"{method.upper()} {url}"
+            assert answer.status_code == 405, what
+            assert answer["Allow"] == "GET, POST", what
+            assert sentence(405, method.upper(), "GET, POST") in answer.content.decode(), what
