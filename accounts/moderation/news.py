@@ -11,9 +11,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from django.core.cache import cache
 from django.db import transaction
 from redis.exceptions import RedisError
+
+from ludopat.redis_clients import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +35,12 @@ def reporters_have_news(reporter_ids: Iterable[int | None]) -> None:
 
 
 def _mark(keys: dict[str, str]) -> None:
+    # The site's own client (ludopat.redis_clients): Django's cache makes a new connection for each
+    # request context under ASGI, and this runs on pages.
     try:
-        cache.set_many(keys, KEPT)
+        pipe = redis_client().pipeline(transaction=False)
+        for key, value in keys.items():
+            pipe.set(key, value, ex=KEPT)
+        pipe.execute()
     except RedisError:  # the reporter is told when their told mark lapses (report_news.KEPT)
-        log.warning(
-            "the cache is down: %d reporters are told their reports' outcome later", len(keys)
-        )
+        log.warning("Redis is down: %d reporters are told their reports' outcome later", len(keys))

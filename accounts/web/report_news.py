@@ -2,10 +2,12 @@
 once the report is resolved, from the desk or the admin alike (both close reports in
 accounts.moderation.reports.do_resolve_report).
 
-Reports keep no "reporter told" mark; what a reporter was told last is kept in the cache instead: the
-resolution time of the newest outcome told (or, with nothing to tell yet, the start of the look-back).
-Lost (a flushed or failing cache), the outcomes of the last LOOK_BACK are told again, which is
-harmless; a cache that fails tells nothing and never fails the page. While the told mark is there, the
+Reports keep no "reporter told" mark; what a reporter was told last is kept in Redis instead (the
+site's own client, ludopat.redis_clients: Django's cache makes a new connection for each request
+context under ASGI, three round trips more on every page): the resolution time of the newest outcome
+told (or, with nothing to tell yet, the start of the look-back). Lost (a flushed or failing Redis), the
+outcomes of the last LOOK_BACK are told again, which is harmless; a Redis that fails tells nothing and
+never fails the page. While the told mark is there, the
 reports are read only after a resolution marked the reporter as having news (accounts.moderation.news):
 most pages read nothing for this.
 """
@@ -17,7 +19,6 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -25,6 +26,7 @@ from redis.exceptions import RedisError
 
 from accounts.moderation.models import Report
 from accounts.moderation.news import news_key
+from ludopat.redis_clients import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +55,15 @@ def _name(report: Report) -> str:
 def outcomes_to_tell(user_id: int, now: datetime | None = None) -> list[str]:
     """The sentences of the reporter's reports resolved since they were last told, oldest first;
     they count as told once this returns."""
-    found = cache.get_many([_key(user_id), news_key(user_id)])
-    mark = found.get(_key(user_id))
-    since = parse_datetime(mark) if isinstance(mark, str) else None
-    if since is not None and news_key(user_id) not in found:
+    client = redis_client()
+    mark, news = client.mget([_key(user_id), news_key(user_id)])
+    since = parse_datetime(mark.decode()) if isinstance(mark, bytes) else None
+    if since is not None and news is None:
         return []  # told everything up to the mark, and nothing resolved since
-    cache.delete(news_key(user_id))  # before reading: news marked from now on is for the next page
+    client.delete(news_key(user_id))  # before reading: news marked from now on is for the next page
     if since is None:
         since = (now or timezone.now()) - LOOK_BACK
-        cache.set(_key(user_id), since.isoformat(), KEPT)  # read from here on, until news comes
+        client.set(_key(user_id), since.isoformat(), ex=KEPT)  # read from here on, until news comes
     resolved = (
         Report.objects.filter(reporter_id=user_id, resolved_at__gt=since)
         .exclude(outcome="")
@@ -73,7 +75,7 @@ def outcomes_to_tell(user_id: int, now: datetime | None = None) -> list[str]:
         return []
     last = reports[-1].resolved_at  # set: the query is on it
     if last is not None:
-        cache.set(_key(user_id), last.isoformat(), KEPT)
+        client.set(_key(user_id), last.isoformat(), ex=KEPT)
     return [SENTENCES[Outcome(r.outcome)].format(name=_name(r)) for r in reports]
 
 
@@ -95,7 +97,7 @@ class TellReporters:
             try:
                 news = outcomes_to_tell(user.pk)
             except RedisError:
-                log.warning("the cache is down: reporters are told their reports' outcomes later")
+                log.warning("Redis is down: reporters are told their reports' outcomes later")
                 news = []
             for sentence in news:
                 messages.info(request, sentence)
