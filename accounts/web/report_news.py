@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any, cast
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -56,7 +57,7 @@ def outcomes_to_tell(user_id: int, now: datetime | None = None) -> list[str]:
     """The sentences of the reporter's reports resolved since they were last told, oldest first;
     they count as told once this returns."""
     client = redis_client()
-    mark, news = client.mget([_key(user_id), news_key(user_id)])
+    mark, news = cast(list[Any], client.mget([_key(user_id), news_key(user_id)]))
     since = parse_datetime(mark.decode()) if isinstance(mark, bytes) else None
     if since is not None and news is None:
         return []  # told everything up to the mark, and nothing resolved since
