@@ -189,7 +189,8 @@ def redis_settings(url: str, channel_layer_urls: list[str] | None = None) -> dic
         },
         "CACHES": {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                # One client per process, not one per request (ludopat/redis_cache.py).
+                "BACKEND": "ludopat.redis_cache.SharedRedisCache",
                 "LOCATION": url,
                 "KEY_PREFIX": "ludopat",
             }

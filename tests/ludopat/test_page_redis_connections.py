@@ -1,7 +1,9 @@
-"""A signed-in player's pages ask Redis whether their reports have news, on every page: through the
-site's one client (ludopat.redis_clients), whose connections the process keeps, not Django's cache,
-whose client is made anew for each request context (under ASGI each request's sync code runs in a
-thread of its own, as here): a new connection, and its handshake, on every page."""
+"""Pages open no new connection to Redis once the process has its own. A signed-in player's every page
+asks whether their reports have news (through the site's client, ludopat.redis_clients), and the
+rating board and others are kept in Django's cache, whose client is shared by the process
+(ludopat.redis_cache). Django's own Redis cache made a client for each request context: under ASGI
+each request's sync code runs in a thread of its own, as here, so every page opened a connection
+and paid its handshake."""
 
 from __future__ import annotations
 
@@ -32,8 +34,7 @@ def connects(monkeypatch) -> list[int]:
 
 
 def page(client: Client, url: str) -> int:
-    """`client` GETs `url` from a thread of its own, as an ASGI server runs a request's sync code
-    (the rules: a page that uses no cache of its own)."""
+    """`client` GETs `url` from a thread of its own, as an ASGI server runs a request's sync code"""
     status: list[int] = []
     worker = threading.Thread(target=lambda: status.append(client.get(url).status_code))
     worker.start()
@@ -41,18 +42,19 @@ def page(client: Client, url: str) -> int:
     return status[0]
 
 
-def test_pages_open_no_new_redis_connection_for_the_reporters_news(
-    django_user_model, redis_client, connects, django_capture_on_commit_callbacks
+@pytest.mark.parametrize("url", ["/rules/", "/leaderboard/"])
+def test_pages_open_no_new_redis_connection(
+    url, django_user_model, redis_client, connects, django_capture_on_commit_callbacks
 ):
     user = django_user_model.objects.create_user("reed")
     client = Client()
     client.force_login(user)
     for _ in range(2):  # the first pages open what the process keeps
-        assert page(client, "/rules/") == 200
+        assert page(client, url) == 200
     with django_capture_on_commit_callbacks(execute=True):
         reporters_have_news([user.pk])  # news: the page reads it and takes the mark
     connects.clear()
     for _ in range(5):
-        assert page(client, "/rules/") == 200
+        assert page(client, url) == 200
     assert connects == []
     assert redis_client.get(f"desk:reports-news:{user.pk}") is None  # taken by the first page
