@@ -24,9 +24,12 @@ _lock = threading.Lock()
 class SharedRedisCache(RedisCache):
     @cached_property
     def _cache(self) -> Any:
-        key = (*self._servers, repr(sorted(self._options.items())))
+        # What RedisCache.__init__ set (its stubs don't declare them).
+        state: dict[str, Any] = vars(self)
+        servers, options = state["_servers"], state["_options"]
+        key = (*servers, repr(sorted(options.items())))
         with _lock:
             client = _clients.get(key)
             if client is None:
-                client = _clients[key] = self._class(self._servers, **self._options)
+                client = _clients[key] = state["_class"](servers, **options)
             return client
