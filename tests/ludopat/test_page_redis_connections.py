@@ -11,6 +11,7 @@ import threading
 
 import pytest
 import redis.connection
+from django.db import connections
 from django.test import Client
 
 from accounts.moderation.news import reporters_have_news
@@ -36,7 +37,14 @@ def connects(monkeypatch) -> list[int]:
 def page(client: Client, url: str) -> int:
     """`client` GETs `url` from a thread of its own, as an ASGI server runs a request's sync code"""
     status: list[int] = []
-    worker = threading.Thread(target=lambda: status.append(client.get(url).status_code))
+
+    def get() -> None:
+        try:
+            status.append(client.get(url).status_code)
+        finally:
+            connections.close_all()  # the thread's database connection, back to the pool
+
+    worker = threading.Thread(target=get)
     worker.start()
     worker.join()
     return status[0]
