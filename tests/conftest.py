@@ -59,6 +59,16 @@ def rating_boards_forgotten():
 
 
 @pytest.fixture
+def fixed_seeds(settings):
+    """The server's dice seed fixed (tests.games.webplay.SEED), so a game's rolls are the same on every
+    run; a test module asks for it with `pytest.mark.usefixtures("fixed_seeds")`."""
+    from tests.games.webplay import SEED
+
+    settings.LUDOPAT_TEST_SEEDS = True
+    settings.LUDOPAT_FIXED_SERVER_SEED = SEED
+
+
+@pytest.fixture
 def redis_client():
     """The Redis the site uses, emptied before the test so counts start from nothing."""
     client = redis.Redis.from_url(settings.REDIS_URL)

@@ -109,6 +109,14 @@ async def test_an_action_makes_no_more_round_trips_to_redis_than_the_floor_by_po
         await page.ws.disconnect()
 
 
+@pytest.fixture
+def clock(monkeypatch) -> dict[str, float]:
+    """Presence's clock, moved by the test (`clock["now"] += seconds`)."""
+    now = {"now": 1_000_000.0}
+    monkeypatch.setattr(presence, "_now", lambda: now["now"])
+    return now
+
+
 def _acting(game):
     """The seat to play and its player's browser; the process's connections to Redis open (a new
     connection's handshake is a round trip of its own, once per connection, not per action)."""
@@ -120,11 +128,9 @@ def _acting(game):
 
 @pytest.mark.django_db(transaction=True)  # the push is sent on commit
 def test_a_player_whose_page_is_open_writes_no_presence_by_acting_and_stays_present(
-    django_user_model, monkeypatch, redis_client
+    django_user_model, clock, redis_client
 ):
     game, *_ = _room(django_user_model)
-    clock = {"now": 1_000_000.0}
-    monkeypatch.setattr(presence, "_now", lambda: clock["now"])
     everyone_here(game)  # both pages' sockets showed life now
     seat, browser = _acting(game)
     clock["now"] += 40  # the socket said so 40 s ago: it outlasts a request's 30 s from now
@@ -140,11 +146,9 @@ def test_a_player_whose_page_is_open_writes_no_presence_by_acting_and_stays_pres
 
 @pytest.mark.django_db(transaction=True)  # the push is sent on commit
 def test_a_player_without_a_page_is_seen_acting_and_read_back_in_one_round_trip(
-    django_user_model, monkeypatch, redis_client
+    django_user_model, clock, redis_client
 ):
     game, *_ = _room(django_user_model)
-    clock = {"now": 1_000_000.0}
-    monkeypatch.setattr(presence, "_now", lambda: clock["now"])
     seat, browser = _acting(game)
     other = game.seats.exclude(pk=seat.pk).get()
     presence.touch(
@@ -165,11 +169,9 @@ def test_a_player_without_a_page_is_seen_acting_and_read_back_in_one_round_trip(
 
 @pytest.mark.django_db(transaction=True)  # the push is sent on commit
 def test_a_page_silent_longer_than_a_request_counts_gets_the_request_written(
-    django_user_model, monkeypatch, redis_client
+    django_user_model, clock, redis_client
 ):
     game, *_ = _room(django_user_model)
-    clock = {"now": 1_000_000.0}
-    monkeypatch.setattr(presence, "_now", lambda: clock["now"])
     everyone_here(game)
     seat, browser = _acting(game)
     # The socket last showed life 50 s ago: it counts for 25 s more, the request for 30.

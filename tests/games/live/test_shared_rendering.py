@@ -17,15 +17,9 @@ from games.live.fragments import REGIONS, live_board
 from games.live.viewpoint import viewpoint_for
 from games.models import Game
 from tests.factories import accounts, anon, everyone_here, member, room, timed_room
-from tests.games.webplay import SEED, step
+from tests.games.webplay import step
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def fixed_seeds(settings):
-    settings.LUDOPAT_TEST_SEEDS = True
-    settings.LUDOPAT_FIXED_SERVER_SEED = SEED
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fixed_seeds")]
 
 
 @pytest.fixture

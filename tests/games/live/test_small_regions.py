@@ -14,15 +14,9 @@ from games.live import fragments, small_regions
 from games.live.fragments import live_board
 from games.live.viewpoint import viewpoint_for
 from tests.factories import accounts, anon, everyone_here, member, room
-from tests.games.webplay import SEED, fresh, step
+from tests.games.webplay import fresh, step
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def fixed_seeds(settings):
-    settings.LUDOPAT_TEST_SEEDS = True
-    settings.LUDOPAT_FIXED_SERVER_SEED = SEED
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fixed_seeds")]
 
 
 @pytest.fixture
