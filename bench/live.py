@@ -34,12 +34,15 @@ prints p50/p99/max, actions/s, errors, CPU milliseconds per action (from /proc: 
 Celery worker and beat, and, shared with anything else on the machine, the PostgreSQL and Redis servers;
 also this client) and the RSS of each web process. Everything it started is stopped at the end.
 
-The floor: after the ramp, the 50-game window again (same games, sockets and rate, one more window)
-against the cheapest action the stack allows (games/web/bench_floor.py, on with LUDOPAT_BENCH_FLOOR=1 in
-the web processes' environment, which this bench sets): a POST through the same middleware and rate
-limit doing one game-and-seats read, the seat check, the row lock, one Action, the version bump, the
-commit and one push, which the sockets forward unrendered at the median size of the pushes the real
-50-game window's sockets got. Its row is "50 floor". Then, per action, real over floor: the web
+The floor: the 50-game window is measured in four slices of half a window each, real, floor, floor,
+real (same games, sockets and rate; a drift of the machine's speed that goes one way falls alike on
+both), the floor being the cheapest action the stack allows (games/web/bench_floor.py, on with
+LUDOPAT_BENCH_FLOOR=1 in the web processes' environment, which this bench sets): a POST through the
+same middleware and rate limit doing one game-and-seats read, the seat check, the row lock, one Action,
+the version bump, the commit and one push, which the sockets forward unrendered at the median size of
+the pushes the first real slice's sockets got. Each game acts once, unmeasured, before the second real
+slice (its first real action after floor actions reads the game's log in full). Each slice is a row
+("slice n of 4"), then the slices of each kind summed: "50 games" and "50 floor". Then, per action, real over floor: the web
 processes' CPU (the cost ratio), their SQL statements (each one sent, counted by an execute wrapper)
 and their Redis round trips (each command or pipeline written by redis-py: cache, throttle, presence,
 channel layer), their full-board renders (the template games/_live.html) and the frames every socket
@@ -106,6 +109,8 @@ DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/ludopat_live"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/6"
 # --profile: the windows py-spy samples, and their columns in the stage table (real - floor last).
 PROFILED = {"50 games": "real", "50 floor": "floor", "50 random": "random"}
+# The 50-game window's slices, in this order, once per `--slices` 4 (`measure`'s real_and_floor).
+PAIRED_SLICES = ("real", "floor", "floor", "real")
 LOST_AFTER = 5.0  # seconds: an action whose board hasn't reached every viewer by then is an error
 P99_LIMIT_MS = 100.0
 HEARTBEAT = 25.0  # as the page's heartbeat form
@@ -520,6 +525,9 @@ class Window:
     # What the sockets' board models made of the board frames (all sockets summed): whole boards,
     # region pushes, the regions those carried, gaps (a resync asked), old pushes dropped.
     followed: dict[str, int] = field(default_factory=dict)
+    part: int = (
+        0  # a slice of a window measured in turns with another (`paired_windows`): its number
+    )
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -539,6 +547,37 @@ class Window:
     @property
     def passed(self) -> bool:
         return self.done > 0 and self.errors == 0 and self.ms(99) < P99_LIMIT_MS
+
+    @classmethod
+    def merged(cls, parts: list[Window]) -> Window:
+        """One window of `parts` (the slices of one kind, `paired_windows`): their actions, errors,
+        seconds, CPU, counts and frames summed; the first's name, games, rate and floor size.
+
+        >>> a = Window("50 games", 50, 25.0, seconds=5, latencies=[0.01], cpu={"web": 0.5})
+        >>> b = Window("50 games", 50, 25.0, seconds=5, latencies=[0.03], cpu={"web": 0.3})
+        >>> m = Window.merged([a, b])
+        >>> (m.name, m.seconds, m.done, m.cpu["web"], m.rate)
+        ('50 games', 10.0, 2, 0.8, 0.2)
+        """
+        first = parts[0]
+        out = cls(first.name, first.games, first.target, floor_size=first.floor_size)
+        out.arrivals, out.rss = first.arrivals, parts[-1].rss
+        for part in parts:
+            out.seconds += part.seconds
+            out.sent += part.sent
+            out.latencies += part.latencies
+            out.errors += part.errors
+            out.busy += part.busy
+            out.frames += part.frames
+            out.push_sizes += part.push_sizes
+            out.profiles += part.profiles
+            for into, add in ((out.cpu, part.cpu), (out.counts, part.counts)):
+                for key, value in add.items():
+                    into[key] = into.get(key, 0) + value
+            for into, add in ((out.error_kinds, part.error_kinds), (out.followed, part.followed)):
+                for key, value in add.items():
+                    into[key] = into.get(key, 0) + value
+        return out
 
 
 @dataclass
@@ -935,6 +974,12 @@ class Bench:
                 return
             last = now
 
+    async def warm_up(self, games: int, interval: float) -> None:
+        """One real action per game, not measured: the first after floor actions finds no history
+        of the version before it (the floor moved the version, not the board) and reads the game's
+        log in full, a cost of the bench's switching, not of an action."""
+        await self.run_window(Window("warm-up", games, games / interval), interval)
+
     async def run_window(self, window: Window, seconds: float) -> Window:
         games = self.games[: window.games]
         interval = window.games / window.target
@@ -986,7 +1031,8 @@ class Bench:
         spies = []
         for n, proc in enumerate(self.stack.web):
             name = window.name.replace(" ", "-").replace("/", "")
-            out = self.stack.logs / f"profile-{self.stack.server}-{name}-{n}.txt"
+            part = f"-part{window.part}" if window.part else ""  # a slice's file of its own
+            out = self.stack.logs / f"profile-{self.stack.server}-{name}-{n}{part}.txt"
             window.profiles.append(out)
             command = [str(BIN / "py-spy"), "record", "--pid", str(proc.pid), "--duration",
                        str(max(1, round(seconds))), "--rate", "100", "--format", "raw",
@@ -1058,11 +1104,14 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
             )
         if left() < args.phase_seconds + step_cost:
             return skip(f"{games} games")
-        w = await bench.run_window(
-            Window(f"{games} games", games, games / args.interval), args.phase_seconds
-        )
-        print(row(stack.server, w), flush=True)
-        windows.append(w)
+        if games == 50:
+            await real_and_floor(games)
+        else:
+            w = await bench.run_window(
+                Window(f"{games} games", games, games / args.interval), args.phase_seconds
+            )
+            print(row(stack.server, w), flush=True)
+            windows.append(w)
         if games == 50 and args.arrivals == "random" and left() > args.phase_seconds + step_cost:
             # The same games at the same rate, each at a random phase of its own: the bursts.
             w = Window("50 random", 50, 50 / args.interval, arrivals="random")
@@ -1072,25 +1121,49 @@ async def measure(stack: Stack, rooms, args, deadline: float) -> list[Window]:
         elif games == 50 and args.arrivals == "random":
             skip("50 games at random phases")
 
+    async def real_and_floor(games: int) -> None:
+        """The 50-game window: the real action and the floor action (games/web/bench_floor.py,
+        pushing frames of the median size of the first real slice's pushes) in turns, on the same
+        games, sockets and rate: real, floor, floor, real (`--slices` 8: twice over), the slices
+        of each kind a window's length in all. The machine's speed drifts within a run (the same
+        tree's ratio moved between 1.05 and 1.41 when the two windows were a minute apart); a drift
+        that goes one way falls alike on both, and a burst of another load falls in one slice."""
+        order = PAIRED_SLICES * (args.slices // len(PAIRED_SLICES))
+        each = args.phase_seconds * 2 / len(order)
+        slices: dict[str, list[Window]] = {"real": [], "floor": []}
+        size = 0
+        for n, kind in enumerate(order, 1):
+            if left() < each + args.interval + step_cost:
+                skip(f"{games} games, slice {n} of {len(order)}")
+                break
+            if kind == "floor" and not size:
+                pushes = [float(p) for w in slices["real"] for p in w.push_sizes]
+                if not pushes:
+                    break  # no board reached a socket: nothing to size the floor's pushes by
+                size = round(percentile(pushes, 50))
+            if kind == "real" and slices["floor"]:
+                await bench.warm_up(games, args.interval)
+            name = f"{games} games" if kind == "real" else f"{games} floor"
+            w = Window(name, games, games / args.interval, part=n)
+            w.floor_size = size if kind == "floor" else 0
+            w = await bench.run_window(w, each)
+            print(f"{row(stack.server, w)}   (slice {n} of {len(order)})", flush=True)
+            slices[kind].append(w)
+        for kind in ("real", "floor"):
+            if slices[kind]:
+                w = Window.merged(slices[kind])
+                print(row(stack.server, w), flush=True)
+                windows.append(w)
+
     async def floor_window() -> None:
-        """The 50-game window again, the same games, sockets and rate, against the floor action
-        (games/web/bench_floor.py) pushing frames of the median size of the real window's pushes."""
-        at50 = next((w for w in windows if w.name == "50 games"), None)
-        if at50 is None or not at50.push_sizes:
-            return
-        if left() < args.phase_seconds + step_cost:
-            return skip("the floor")
-        size = round(percentile([float(n) for n in at50.push_sizes], 50))
-        w = Window("50 floor", 50, 50 / args.interval, floor_size=size)
-        w = await bench.run_window(w, args.phase_seconds)
-        print(row(stack.server, w), flush=True)
-        windows.append(w)
-        if args.arrivals != "random":
+        """The floor under the same bursts as "50 random" (the same phases): what the stack alone
+        does with them, so the burst check's ratio can be read against the floor's own."""
+        at50 = next((w for w in windows if w.name == "50 floor"), None)
+        if at50 is None or args.arrivals != "random":
             return
         if left() < args.phase_seconds + step_cost:
             return skip("the floor at random phases")
-        # The floor under the same bursts (the same phases as "50 random"): what the stack alone
-        # does with them, so the burst check's ratio can be read against the floor's own.
+        size = at50.floor_size
         w = Window("floor random", 50, 50 / args.interval, floor_size=size, arrivals="random")
         w = await bench.run_window(w, args.phase_seconds)
         print(row(stack.server, w), flush=True)
@@ -1335,6 +1408,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--slices",
+        type=int,
+        default=4,
+        help="slices of the 50-game window, real and floor in turns (real, floor, floor, real, "
+        "over again): 4 or a multiple of 4",
+    )
+    parser.add_argument(
         "--window-seconds", type=float, help="length of each fixed-rate window (10 s; --quick: 5 s)"
     )
     parser.add_argument(
@@ -1354,6 +1434,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.phase_seconds = args.window_seconds
     if args.budget is None:
         args.budget = COMPARED_QUICK_BUDGET if (args.quick and args.before) else 330.0
+    if args.slices < 4 or args.slices % 4:
+        parser.error("--slices: 4 or a multiple of 4 (real, floor, floor, real, over again)")
     args.ramp_start = 2.0
     args.servers = [s.strip() for s in args.server.split(",") if s.strip()]
     if not args.servers or any(s not in ("daphne", "uvicorn") for s in args.servers):

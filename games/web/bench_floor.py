@@ -102,8 +102,12 @@ class FloorGameConsumer(GameConsumer):
     the socket floor's frames."""
 
     async def game_floor(self, event: dict[str, Any]) -> None:
+        version = int(event["version"])
+        # The page shows this version now (this frame, or the POST's answer), its board unchanged:
+        # the real action's next push moves from it, as the page expects, with no resync.
+        self.sent_version = max(self.sent_version, version)
         if event.get("skip") != self.channel_name:
-            await self.send(text_data=floor_frame(int(event["version"]), int(event["size"])))
+            await self.send(text_data=floor_frame(version, int(event["size"])))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None or FLOOR_ACTION not in text_data[:200]:

@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from django.test import Client
 
+from games.live.fragments import DELTA_START
 from games.models import Action
 from games.web import bench_floor
 from ludopat.asgi import sockets
@@ -130,6 +131,37 @@ async def test_the_socket_floor_writes_one_action_and_every_socket_gets_the_fram
     for ws in pages:  # a spectator holds no seat: nothing happens
         assert await ws.receive_nothing(timeout=0.3)
     assert await count() == actions_before + 1
+    for ws in pages:
+        await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_after_the_floor_a_real_actions_push_moves_from_the_floors_version(
+    django_user_model, floor_on
+):
+    """The floor moves the version, not the board: every page shows the floor's version, so the next
+    real action's push must move from it (bench/live.py measures real and floor slices in turns; a
+    push from an older version would make every page ask for the whole board)."""
+    app = sockets(bench_floor.websocket_urlpatterns)
+    game, host, guest, nosy = await database_sync_to_async(_room)(django_user_model)
+    pages = []
+    for user in (host, guest, nosy):
+        key = await database_sync_to_async(session_for)(user, f"key-{user.pk}")
+        pages.append(await connect(game.pk, key, app=app))
+    for ws in pages:
+        await drain(ws)
+    await pages[0].send_to(text_data=json.dumps({"action": "bench-floor", "size": 3000}))
+    floor_version = game.version + 1
+    for ws in pages:
+        assert version_of(await ws.receive_from(timeout=3)) == floor_version
+
+    await pages[0].send_to(text_data=json.dumps({"action": "roll", "version": floor_version}))
+
+    for ws in pages:
+        push = await ws.receive_from(timeout=3)
+        assert push.startswith(DELTA_START + f'{floor_version}"')
+        assert version_of(push) == floor_version + 1
     for ws in pages:
         await ws.disconnect()
 

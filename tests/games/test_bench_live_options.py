@@ -88,3 +88,15 @@ def test_a_comparison_reports_each_trees_medians_and_the_last_line_from_them():
     assert "random-phase p99 real/floor 1.60x" in after  # (1.2 + 2.0) / 2: the runs' own ratios
     assert any(line.startswith("after's web CPU per action / before's: 0.66x") for line in lines)
     assert len(lines[0].splitlines()) == 2 + 4  # the table: its head and one row per run
+
+
+def test_the_50_game_window_takes_real_and_floor_slices_in_fours():
+    live = bench_live()
+    assert live.parse_args([]).slices == 4
+    assert live.parse_args(["--slices", "8"]).slices == 8
+    for wrong in (["--slices", "6"], ["--slices", "0"]):
+        try:
+            live.parse_args(wrong)
+        except SystemExit:
+            continue
+        raise AssertionError(f"{wrong} was accepted")
