@@ -1,17 +1,22 @@
-"""Reads made on nearly every request, with their SQL compiled once per database connection.
+"""Reads made on nearly every request, with their SQL compiled once per process and database.
 
 Django compiles a query's SQL anew on every call, and for the reads every action and render makes
 (a game's forty columns, its seats' with their accounts') and the session every request loads,
 compiling cost more than running the query and building the objects together (about 1 ms of a 2 ms
-read on a 2-core machine). Here each is compiled once per connection, with a placeholder for its one
-key (a game's id, a session's key), then run with the key and turned into objects exactly as Django
-does it (its converters and its select_related populators), so callers get what the ORM would have
-given them.
+read on a 2-core machine). Here each is compiled once per process and database alias, with a
+placeholder for its one key (a game's id, a session's key), then run with the key and turned into
+objects exactly as Django does it (its converters, given the connection of the thread that reads,
+and its select_related populators), so callers get what the ORM would have given them.
+
+Once per alias, not per connection: under ASGI every request's sync code runs in a thread of its
+own, and Django's connection objects are per thread, so a plan kept on the connection was compiled
+again for every POST (about 2 ms of each action's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.db import connections, router
@@ -22,8 +27,12 @@ from django.db.transaction import TransactionManagementError
 PLACEHOLDER = "\x00key"  # compiled in for the key, replaced by it on each run (a string column's)
 
 
+_plans: dict[tuple[str, str], tuple] = {}  # (alias, read's name): its plan (`_compile`)
+_compiling = threading.Lock()
+
+
 class CompiledRead:
-    """One query over one key (`make(key)`: its QuerySet), compiled once per connection."""
+    """One query over one key (`make(key)`: its QuerySet), compiled once per process and alias."""
 
     def __init__(self, name: str, model: type[Model], make: Callable[[Any], QuerySet]) -> None:
         self.name, self.model, self.make = name, model, make
@@ -34,8 +43,8 @@ class CompiledRead:
         alias = router.db_for_write(self.model) if write else router.db_for_read(self.model)
         alias = alias or "default"
         connection = connections[alias]
-        sql, index, compiler, converters, build, compiled_params = self._plan(connection, alias)
-        if compiler.query.select_for_update and connection.get_autocommit():
+        sql, index, locking, converters, build, compiled_params = self._plan(alias)
+        if locking and connection.get_autocommit():
             # What Django's compiler says of a locking read outside a transaction (it locks nothing).
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
@@ -46,24 +55,40 @@ class CompiledRead:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
         if converters:
-            rows = list(compiler.apply_converters(rows, converters))
+            rows = list(_converted(rows, converters, connection))
         return [build(row) for row in rows]
 
-    def _plan(self, connection: Any, alias: str) -> tuple:
-        # Kept on the connection object: a compiler holds its connection, which is the thread's own.
-        plans = connection.__dict__.setdefault("_ludopat_compiled", {})
-        plan = plans.get(self.name)
+    def _plan(self, alias: str) -> tuple:
+        key = (alias, self.name)
+        plan = _plans.get(key)
         if plan is None:
-            plan = plans[self.name] = _compile(self.make(PLACEHOLDER).using(alias), alias)
+            with _compiling:
+                plan = _plans.get(key)
+                if plan is None:
+                    plan = _plans[key] = _compile(self.make(PLACEHOLDER).using(alias), alias)
         return plan
 
 
+def _converted(rows: list[tuple], converters: list, connection: Any) -> Iterator[list]:
+    """The rows through the columns' converters, as Django's `SQLCompiler.apply_converters` does, with
+    the reading thread's connection (the compiler's is the thread's that compiled the plan)."""
+    for row in map(list, rows):
+        for pos, (convs, expression) in converters:
+            value = row[pos]
+            for converter in convs:
+                value = converter(value, expression, connection)
+            row[pos] = value
+        yield row
+
+
 def _compile(queryset: QuerySet, alias: str) -> tuple:
+    """What a read needs of its query, nothing of the connection it was compiled on: the SQL, the
+    key's place among the parameters, whether it locks, the converters, and how a row becomes objects."""
     compiler = queryset.query.get_compiler(using=alias)
     sql, params = compiler.as_sql()
     index = list(params).index(PLACEHOLDER)
     select, klass_info = compiler.select, compiler.klass_info
-    converters = compiler.get_converters([column for column, _, _ in select])
+    converters = list(compiler.get_converters([column for column, _, _ in select]).items())
     model = klass_info["model"]
     start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
     names = [field[0].target.attname for field in select[start:end]]
@@ -75,4 +100,5 @@ def _compile(queryset: QuerySet, alias: str) -> tuple:
             populator.populate(row, obj)
         return obj
 
-    return sql, index, compiler, converters, build, tuple(params)
+    locking = bool(compiler.query.select_for_update)
+    return sql, index, locking, converters, build, tuple(params)

@@ -1,9 +1,9 @@
-"""A row's whole UPDATE with its SQL compiled once per database connection (the write beside
+"""A row's whole UPDATE with its SQL compiled once per process and database (the write beside
 ludopat.compiled_reads).
 
 `Model.save()` of a row that exists builds an UpdateQuery and compiles it on every call: for a
 game's forty columns that cost about as much again as the action's other writes together. Here the
-statement is compiled once per connection from the model's own fields (each column a `%s`, as
+statement is compiled once per database alias from the model's own fields (each column a `%s`, as
 Django's compiler writes it for them) and run with the values Django would send: each field's
 `pre_save` (so `auto_now` stamps the time) and `get_db_prep_save`. The model's save signals, a
 value that is an expression, a field with a placeholder of its own, or an object with deferred
@@ -25,6 +25,7 @@ class CompiledSave:
         self.model = model
         self.fields = [f for f in model._meta.concrete_fields if not f.primary_key]
         self.simple = not any(hasattr(f, "get_placeholder") for f in self.fields)
+        self._compiled: dict[str, str] = {}  # alias: the statement
 
     def __call__(self, obj: Model) -> None:
         model = self.model
@@ -49,19 +50,19 @@ class CompiledSave:
         ]
         params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
         with connection.cursor() as cursor:
-            cursor.execute(self._sql(connection), params)
+            cursor.execute(self._sql(alias, connection), params)
             if cursor.rowcount != 1:  # what save() would do: the row must exist
                 raise DatabaseError(f"{model.__name__} {obj.pk} was not updated.")
         obj._state.db = alias
 
-    def _sql(self, connection: Any) -> str:
-        # Kept on the connection object, as compiled_reads keeps its plans.
-        plans = connection.__dict__.setdefault("_ludopat_compiled_saves", {})
-        sql = plans.get(self.model)
+    def _sql(self, alias: str, connection: Any) -> str:
+        # Per alias, as compiled_reads keeps its plans: a connection object is a thread's, and under
+        # ASGI every request has a thread of its own.
+        sql = self._compiled.get(alias)
         if sql is None:
             quote = connection.ops.quote_name
             sets = ", ".join(f"{quote(f.column)} = %s" for f in self.fields)
             table, pk = quote(self.model._meta.db_table), quote(self.model._meta.pk.column)
             # Names from the model's own meta, quoted by the backend; every value a parameter.
-            sql = plans[self.model] = f"UPDATE {table} SET {sets} WHERE {pk} = %s"  # noqa: S608
+            sql = self._compiled[alias] = f"UPDATE {table} SET {sets} WHERE {pk} = %s"  # noqa: S608
         return sql

@@ -1,6 +1,6 @@
 """The session engine (SESSION_ENGINE): Django's database sessions, with the read every request makes
-compiled once per connection (ludopat.compiled_reads). Expiry is checked as Django's own store checks
-it, on the row read by its key."""
+compiled once per process and database (ludopat.compiled_reads). Expiry is checked as Django's own
+store checks it, on the row read by its key."""
 
 from __future__ import annotations
 

@@ -267,7 +267,7 @@ LUDOPAT_METRICS_TOKEN = os.environ.get("LUDOPAT_METRICS_TOKEN", "")
 AXES_CLIENT_IP_CALLABLE = "ludopat.client_address.for_axes"
 
 SESSION_COOKIE_HTTPONLY = True
-# Django's database sessions, their read compiled once per connection (ludopat/sessions.py).
+# Django's database sessions, their read compiled once per process and database (ludopat/sessions.py).
 SESSION_ENGINE = "ludopat.sessions"
 CSRF_COOKIE_HTTPONLY = False  # htmx reads it to send X-CSRFToken
 # A refused CSRF check (a page left open while the session changed) gets the site's own page, saying so.

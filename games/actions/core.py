@@ -85,7 +85,7 @@ def lock_game(game_id: str) -> Game:
     return found[0]
 
 
-# (compiled once per connection: ludopat.compiled_reads)
+# (compiled once per process and database: ludopat.compiled_reads)
 GAME_LOCKED = CompiledRead(
     "the game, locked", Game, lambda game_id: Game.objects.select_for_update().filter(pk=game_id)
 )
@@ -157,7 +157,7 @@ def save_game(
         schedule_deadline_on_commit(game)  # a running clock's task, for the new version
 
 
-# Every column of the row, its UPDATE compiled once per connection (ludopat.compiled_writes).
+# Every column of the row, its UPDATE compiled once per process and database (ludopat.compiled_writes).
 SAVE_GAME = CompiledSave(Game)
 
 

@@ -12,7 +12,7 @@ from .. import engine
 from ..core import caches
 from ..models import Action, Game, Seat
 
-# (compiled once per connection: ludopat.compiled_reads)
+# (compiled once per process and database: ludopat.compiled_reads)
 SEATS_USERS = CompiledRead(
     "seats and their accounts",
     Seat,

@@ -35,7 +35,7 @@ def unfinished_games(actor: Actor, limit: int = 12) -> list[Game]:
     return list(found.order_by("-updated").prefetch_related(seats)[:limit])
 
 
-# (compiled once per connection: ludopat.compiled_reads)
+# (compiled once per process and database: ludopat.compiled_reads)
 SEATS_GAME_USERS = CompiledRead(
     "seats, their game and accounts",
     Seat,

@@ -1,12 +1,15 @@
-"""The game's and seats' reads compiled once per connection (ludopat.compiled_reads) give exactly the
-objects the ORM gives: every column of the game, its seats and their accounts, the seats' game and
-accounts already there (no query to reach them); a missing game reads as missing; the locking read
-still refuses to run outside a transaction; and a second read compiles nothing."""
+"""The game's and seats' reads compiled once per process and database (ludopat.compiled_reads) give
+exactly the objects the ORM gives: every column of the game, its seats and their accounts, the seats'
+game and accounts already there (no query to reach them); a missing game reads as missing; the
+locking read still refuses to run outside a transaction; and a second read compiles nothing, in the
+same thread or in another (under ASGI each request's sync code runs in a thread of its own)."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 
@@ -87,3 +90,37 @@ def test_a_second_read_compiles_nothing(monkeypatch):
     for _ in range(3):
         selectors.game_and_seats(game.pk)
     assert compiled == []
+
+
+def test_a_read_in_a_new_thread_compiles_nothing_and_reads_what_the_orm_reads(monkeypatch):
+    """Each POST's sync code runs in a fresh thread with a connection object of its own: the plans
+    compiled in another thread serve it (they were compiled again for every request when kept on the
+    connection object)."""
+    game = a_room()
+    selectors.game_and_seats(game.pk)
+    with transaction.atomic():
+        seats_in(lock_game(game.pk))
+    compiled, got = [], []
+    original = SQLCompiler.as_sql
+    monkeypatch.setattr(
+        SQLCompiler, "as_sql", lambda self, *a, **k: compiled.append(1) or original(self, *a, **k)
+    )
+
+    def request_thread() -> None:
+        try:
+            got.append(selectors.game_and_seats(game.pk))
+            with transaction.atomic():
+                got.append((lock_game(game.pk), seats_in(game)))
+        finally:
+            connection.close()  # the thread's own connection, as a request's is handed back
+
+    thread = threading.Thread(target=request_thread)
+    thread.start()
+    thread.join()
+    assert compiled == []
+    (read, seats), (locked, locked_seats) = got
+    monkeypatch.undo()
+    orm = list(Seat.objects.filter(game=game).select_related("user").order_by("index"))
+    assert columns(read) == columns(locked) == columns(Game.objects.get(pk=game.pk))
+    assert [columns(s) for s in seats] == [columns(s) for s in locked_seats]
+    assert [columns(s) for s in seats] == [columns(s) for s in orm]

@@ -1,4 +1,4 @@
-"""The game row's UPDATE compiled once per connection (ludopat.compiled_writes, as save_game writes a
+"""The game row's UPDATE compiled once per database alias (ludopat.compiled_writes, as save_game writes a
 turn) writes every column as `save()` does: the state, the JSON columns, the times (`updated` stamped
 anew), the foreign keys; a row that is gone is an error, not a silent no-op; save signals and deferred
 fields go through `save()` itself; and a second save compiles nothing."""
