@@ -21,7 +21,7 @@ from ludopat.next_url import next_in
 from ludopat.refusals import Refusal
 
 from .. import actions
-from ..core import broadcast, presence, selectors
+from ..core import broadcast, caches, presence, selectors
 from ..core.actors import Actor, actor_for
 from ..core.errors import GameError
 from ..live.fragments import for_page_showing, render_live, with_page_token
@@ -204,11 +204,14 @@ def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
         if target and target.startswith("/"):
             return redirect(target)
         return redirect("game", game_id)
-    # The version the action made, as it made it: a roll or a move kept its rows (games.core.caches.ROWS)
-    # as it committed, for this answer and this process's sockets alike; any other action's are read
-    # afresh, and that read is kept for the sockets' renders of the same version.
+    # The version the action made, as it made it: a roll or a move committed its objects in this very
+    # thread (read as they are, as its push's renders read them) and kept its rows
+    # (games.core.caches.ROWS) for this process's other readers; any other action's are read afresh,
+    # and that read is kept for the sockets' renders of the same version.
     if isinstance(done, Game):
-        game, seats = selectors.game_and_seats_at(game_id, done.version)
+        game, seats = caches.committed_rows((game_id, done.version)) or selectors.game_and_seats_at(
+            game_id, done.version
+        )
     else:
         game, seats = _load(game_id)
     if game is None:  # games are never deleted; for mypy

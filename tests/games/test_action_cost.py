@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from games import actions, engine
-from games.core import presence, selectors, stamp
+from games.core import caches, presence, selectors, stamp
 from games.live.fragments import live_board, render_live, shared_board
 from games.live.viewpoint import viewpoint_for
 from tests.games.webplay import everyone_here, fresh, friends_room, member
@@ -110,9 +110,13 @@ def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
         return read(game_id)
 
     monkeypatch.setattr(presence, "connected_seats", counted)
+    built = []  # objects built anew from the kept rows (caches.ROWS) for the answer
+    build = caches.Rows.build
+    monkeypatch.setattr(caches.Rows, "build", lambda rows: built.append(rows) or build(rows))
     with django_assert_max_num_queries(POST_QUERIES):
         answer = client.post(f"/games/{game.pk}/{name}", data, HTTP_HX_REQUEST="true")
     assert answer.status_code == 200, answer.content.decode()[:300]
+    assert built == []  # the answer renders the objects the action committed in its thread
     assert f'data-version="{game.version + 1}"' in answer.content.decode()
     # The push reads who is here once; the answer's board shows what it read (both players online).
     assert sum(r.endswith("games/core/broadcast.py") for r in readers) == 1
