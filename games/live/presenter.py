@@ -240,10 +240,18 @@ def with_named_log(shared: dict[str, Any]) -> None:
     """The move log's forty sentences, named anew, into `shared` (once: only where the log's region
     is rendered, not kept already)."""
     if not shared["log"] and shared["history"].log:
-        names = shared["names"]
+        names = tuple(shared["names"].items())
         shared["log"] = [
-            (seq, kind, shown(text, names)) for seq, kind, text in shared["history"].log
+            (seq, kind, _named(text, names)) for seq, kind, text in shared["history"].log
         ]
+
+
+@lru_cache(maxsize=16384)
+def _named(text: str, names: tuple[tuple[int, str], ...]) -> str:
+    """One sentence of the log as shown with `names` ({account: name} as items), once per process:
+    each version's log is the last one's sentences and one more, named alike; a rename changes
+    `names`, so the sentences are named anew."""
+    return shown(text, dict(names))
 
 
 def _move_options(
