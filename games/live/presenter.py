@@ -282,7 +282,7 @@ def _move_options(
 
 def _token_buttons(
     seats: list[Seat], turn: Seat, tokens: dict, options_by_token: dict[str, list[dict]]
-) -> list[dict[str, Any]]:
+) -> list[Mapping[str, Any]]:
     """A button per token of the seat to act, with its options (the keyboard's and the chooser's)."""
     buttons = []
     for seat in seats:
@@ -290,24 +290,39 @@ def _token_buttons(
             continue
         for colour in seat.colours:
             for i, progress in enumerate(tokens.get(colour, [])):
-                key = f"{colour}:{i}"
-                opts = options_by_token.get(key, [])
-                buttons.append(
-                    {
-                        "colour": colour,
-                        "index": i,
-                        "label": i + 1,
-                        "key": key,
-                        "options": opts,
-                        "options_json": json.dumps(opts),
-                        "movable": bool(opts),
-                        "where": _where(progress),
-                        "goes": where_to(opts),
-                        "choose": len(opts) > 1,
-                        "question": _question(opts),
-                    }
-                )
+                opts = options_by_token.get(f"{colour}:{i}", [])
+                options = tuple((o["die"], o["pair"], o["to"], o["label"]) for o in opts)
+                buttons.append(_token_button(colour, i, progress, options))
     return buttons
+
+
+@lru_cache(maxsize=4096)
+def _token_button(
+    colour: str, index: int, progress: int, options: tuple[tuple[Any, ...], ...]
+) -> Mapping[str, Any]:
+    """One token's button, worked out once per process for where it is and how it may move (each
+    option's die, pair, destination and label, as `_move_options` makes them: a die is a number or
+    "total", a pair a bool, so no two options that are equal as keys are written differently).
+    Read-only: every board that shows it shares it."""
+    opts = [
+        {"die": die, "pair": pair, "to": to, "label": label} for die, pair, to, label in options
+    ]
+    key = f"{colour}:{index}"
+    return MappingProxyType(
+        {
+            "colour": colour,
+            "index": index,
+            "label": index + 1,
+            "key": key,
+            "options": opts,
+            "options_json": json.dumps(opts),
+            "movable": bool(opts),
+            "where": _where(progress),
+            "goes": where_to(opts),
+            "choose": len(opts) > 1,
+            "question": _question(opts),
+        }
+    )
 
 
 def _single_move(options_by_token: dict[str, list[dict]]) -> str | None:

@@ -1,7 +1,7 @@
 """What the board's renders keep from one version to the next in the process (the log's named
-sentences, the accounts each sentence names, each token's markup) changes nothing a viewer is sent:
-every board, version after version, is the one a process that kept nothing renders; and a renamed
-player's new name reaches the log at once, without a new version."""
+sentences, the accounts each sentence names, each token's markup and button) changes nothing a
+viewer is sent: every board, version after version, is the one a process that kept nothing renders;
+and a renamed player's new name reaches the log at once, without a new version."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ def forget_everything() -> None:
     board_region._DRAWN.clear()
     for memo in (
         presenter._named,
+        presenter._token_button,
         narration._referenced,
         board_pieces._token_markup,
         fragments._log_item,
