@@ -172,17 +172,22 @@ class _Stamps:
     tag: str
     shows: str
     turn: int | None  # the index of the seat to play (None: none is)
+    waiting: tuple[
+        int, ...
+    ]  # the indexes of the absent players play waits for (actions.waiting_for)
 
     @classmethod
     def of(cls, game: Game, seats: list[Seat], connected: frozenset[int]) -> _Stamps:
         names = display_names(game, seats, history_of(game))
         outcomes = finished_outcomes(game)
         tag = board_stamp(Board.of(game), connected)
-        turn = None
+        turn: int | None = None
+        waiting: tuple[int, ...] = ()
         if game.status == Game.Status.PLAYING:
             seat = actions.turn_seat(game, seats, actions.engine_state(game))
             turn = seat.index if seat is not None else None
-        return cls(names, outcomes, tag, shown_stamp(seats, names, outcomes), turn)
+            waiting = tuple(s.index for s in actions.waiting_for(game, seats, here=connected))
+        return cls(names, outcomes, tag, shown_stamp(seats, names, outcomes), turn, waiting)
 
 
 def _board(
@@ -194,7 +199,10 @@ def _board(
     notice: str = "",
 ) -> LiveBoard:
     tag, shows, game_id = stamps.tag, stamps.shows, game.pk
-    variants = _variants(game, seats, vp, connected, stamps.turn)
+    confirm = ""  # a player's question before a new round: the buttons' variant and context read it
+    if vp.is_player and game.status == Game.Status.PLAYING:
+        confirm = new_round_confirm(game, seats, vp, connected)
+    variants = _variants(game, vp, stamps, confirm)
     found: dict[str, str] = {}
     wanted = []
     for name, variant in variants.items():
@@ -216,6 +224,7 @@ def _board(
             with_board="board" not in found,
             with_log="log" not in found,
             shared=_shared_context(game, seats, connected, stamps),
+            confirm=confirm,
         )
         context["notice"] = notice
         for name, variant in variants.items():
@@ -325,17 +334,15 @@ def shared_board(game_id: str, vp: Viewpoint, event: dict) -> LiveBoard | None:
     return LiveBoard(version, found[HEAD], {name: found[name] for name in REGIONS})
 
 
-def _variants(
-    game: Game, seats: list[Seat], vp: Viewpoint, connected: frozenset[int], turn: int | None
-) -> dict[str, str | None]:
+def _variants(game: Game, vp: Viewpoint, stamps: _Stamps, confirm: str) -> dict[str, str | None]:
     """For the head and each region, what of the viewpoint it depends on ("": nothing, the same for
     every viewer; None: the region is empty now, for everyone or this viewer, as its template's
     condition says), in the page's order. A variant names only what its template reads of the
     viewer, so that viewers alike share a rendering: the one to play, the other players, watchers.
-    `turn`: the index of the seat to play (`_Stamps`)."""
+    `confirm`: the viewer's question before a new round (`new_round_confirm`)."""
     status = game.status
     is_open, playing = status == Game.Status.OPEN, status == Game.Status.PLAYING
-    my_turn = playing and turn is not None and turn in vp.seats
+    my_turn = playing and stamps.turn is not None and stamps.turn in vp.seats
     role = "turn" if my_turn else "player" if vp.is_player else "watch"
     controls = vp.is_player and status not in (Game.Status.OPEN, Game.Status.ABANDONED)
     return {
@@ -344,39 +351,30 @@ def _variants(
         "message": vp.key if is_open else "",  # the host's first message
         "players": ",".join(map(str, vp.seats)) + (":owner" if vp.key == "owner" else ""),
         "lobby": vp.key if is_open else None,
-        "dice": _dice_variant(game, seats, vp, role, connected) if playing else None,
+        "dice": _dice_variant(vp, role, stamps.waiting) if playing else None,
         "clock": (role if role == "watch" else vp.key)
         if playing and actions.is_timed(game)
         else None,
         "result": vp.key if game.is_over else None,
-        "controls": _controls_variant(game, seats, vp, connected) if controls else None,
+        "controls": _controls_variant(game, vp, confirm) if controls else None,
         "log": "",
         "fair": vp.key if vp.is_player and game.nonce == 0 and not game.is_over else "",
     }
 
 
-def _dice_variant(
-    game: Game, seats: list[Seat], vp: Viewpoint, role: str, connected: frozenset[int]
-) -> str:
+def _dice_variant(vp: Viewpoint, role: str, waiting: tuple[int, ...]) -> str:
     """The dice panel reads of its viewer: whether they play and are to play (Roll, the token
     buttons), a pass & play owner's seat field, and the absent players they may hand over (all
-    but their own seats)."""
+    but their own seats, of the `waiting`: only a friends room without a timer waits for anyone)."""
     variant = f"owner-{role}" if vp.key == "owner" else role
-    if vp.is_player and game.mode == Game.Mode.FRIENDS and not game.timer_seconds:
-        handover = [s.index for s in actions.waiting_for(game, seats, here=connected)]
-        if any(i not in vp.seats for i in handover):
-            variant += ":" + ",".join(str(i) for i in handover if i not in vp.seats)
+    if vp.is_player and any(i not in vp.seats for i in waiting):
+        variant += ":" + ",".join(str(i) for i in waiting if i not in vp.seats)
     return variant
 
 
-def _controls_variant(
-    game: Game, seats: list[Seat], vp: Viewpoint, connected: frozenset[int]
-) -> str:
+def _controls_variant(game: Game, vp: Viewpoint, confirm: str) -> str:
     """A player's buttons read whether they asked for a new round, and the question before one."""
     voted = any(i in (game.new_round_votes or []) for i in vp.seats)
-    confirm = ""
-    if game.status == Game.Status.PLAYING:
-        confirm = new_round_confirm(game, seats, vp, connected)
     return f"{'voted' if voted else 'player'}:{CONFIRMS.get(confirm, vp.key)}"
 
 
