@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from games.core import caches, narration
-from games.live import board_pieces, board_region, fragments, presenter
+from games.live import board_pieces, board_region, dice_panel, fragments, presenter
 from games.live.fragments import LiveBoard, live_board, live_boards
 from games.live.viewpoint import viewpoint_for
 from games.models import Game
@@ -25,6 +25,7 @@ def forget_everything() -> None:
     for memo in (
         presenter._named,
         presenter._token_button,
+        dice_panel._token_button,
         narration._referenced,
         board_pieces._token_markup,
         fragments._log_item,
