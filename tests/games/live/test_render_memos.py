@@ -1,14 +1,15 @@
 """What the board's renders keep from one version to the next in the process (the log's named
-sentences, the accounts each sentence names, each token's markup and button) changes nothing a
-viewer is sent: every board, version after version, is the one a process that kept nothing renders;
-and a renamed player's new name reaches the log at once, without a new version."""
+sentences, the accounts each sentence names, each token's markup and button, the strings escaped)
+changes nothing a viewer is sent: every board, version after version, is the one a process that
+kept nothing renders; and a renamed player's new name reaches the log and the cards at once, without
+a new version, escaped like any other."""
 
 from __future__ import annotations
 
 import pytest
 
 from games.core import caches, narration
-from games.live import board_pieces, board_region, dice_panel, fragments, presenter
+from games.live import board_pieces, board_region, dice_panel, escaped, fragments, presenter
 from games.live.fragments import LiveBoard, live_board, live_boards
 from games.live.viewpoint import viewpoint_for
 from games.models import Game
@@ -26,6 +27,7 @@ def forget_everything() -> None:
         presenter._named,
         presenter._token_button,
         dice_panel._token_button,
+        escaped.escaped,
         narration._referenced,
         board_pieces._token_markup,
         fragments._log_item,
@@ -60,7 +62,7 @@ def test_every_board_is_the_one_a_process_that_kept_nothing_renders():
         assert boards(game, viewers, together=False) == kept, game.version
 
 
-def test_a_renamed_player_is_named_anew_in_the_log_without_a_new_version():
+def test_a_renamed_player_is_named_anew_in_the_log_and_cards_without_a_new_version():
     ann, ben = accounts("ann", "ben")
     game = room([ann, ben])
     everyone_here(game)
@@ -77,6 +79,14 @@ def test_a_renamed_player_is_named_anew_in_the_log_without_a_new_version():
     renamed = boards(fresh(game), watcher, together=True)["spectator"].regions["log"]
     assert fresh(game).version == game.version
     assert "zed rolled" in renamed and "ann rolled" not in renamed
+
+    ann.username = "<zed>"
+    ann.save()
+
+    board = boards(fresh(game), watcher, together=True)["spectator"]
+    assert "&lt;zed&gt; rolled" in board.regions["log"]
+    assert '<span class="player-name">&lt;zed&gt;' in board.regions["players"]
+    assert "<zed>" not in board.regions["log"] + board.regions["players"]
 
 
 def test_a_token_is_written_as_its_radius_was_given():
