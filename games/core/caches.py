@@ -145,7 +145,19 @@ CONTEXTS: Recent[str, tuple[str, str, dict[str, Any]]] = Recent(2048)
 
 def keep(cache: Recent[Any, Any], key: Any, value: Any) -> None:
     """Put `value` under `key` once what it was worked out from is committed (rule 1)."""
-    transaction.on_commit(lambda: cache.put(key, value))
+    _when_committed(lambda: cache.put(key, value))
+
+
+def _when_committed(put: Any) -> None:
+    """`put` when the transaction under way commits; at once outside one, as `transaction.on_commit`
+    does in autocommit, without the checks that made it cost a third more (the renders before a
+    push, games.web.local_boards, run outside any transaction and keep several values per version).
+    Outside a transaction the connection is in autocommit: nothing in the project turns it off."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        connection.on_commit(put)
+    else:
+        put()
 
 
 # The game and seats objects an action just committed, in the thread that committed them: the renders
@@ -170,7 +182,7 @@ def committed_rows(key: tuple[str, int]) -> tuple[Game, list[Seat]] | None:
 def keep_many(cache: Recent[Any, Any], items: list[tuple[Any, Any]]) -> None:
     """`keep` of each (key, value), put together when the transaction commits."""
     if items:
-        transaction.on_commit(lambda: cache.put_many(items))
+        _when_committed(lambda: cache.put_many(items))
 
 
 def clear_all() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from functools import lru_cache
 
 from .. import engine
 from ..models import Seat
@@ -32,7 +33,14 @@ def who(seat: Seat) -> str:
 
 def referenced_users(texts: Iterable[str]) -> set[int]:
     """The accounts the stored sentences `texts` name."""
-    return {int(found) for text in texts for found in _STORED.findall(text or "") if found}
+    return {user for text in texts for user in _referenced(text or "")}
+
+
+@lru_cache(maxsize=16384)
+def _referenced(text: str) -> tuple[int, ...]:
+    """The accounts one stored sentence names, found once per process: a board asks of its log's
+    forty sentences at every version, and a sentence, once stored, never changes."""
+    return tuple(int(found) for found in _STORED.findall(text) if found)
 
 
 def shown(text: str, names: Mapping[int, str]) -> str:

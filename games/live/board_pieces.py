@@ -10,6 +10,7 @@ what the template loop made; tests/games/live/test_board_pieces.py holds the two
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from django.utils.html import escape
@@ -45,26 +46,57 @@ def _target(t: Mapping[str, Any]) -> str:
 
 
 def _token(t: Mapping[str, Any]) -> str:
-    colour, index, r = escape(t["colour"]), t["index"], t["r"]
+    return _token_markup(
+        t["colour"],
+        t["index"],
+        t["r"],
+        t["movable"],
+        t["last"],
+        t["small"],
+        t["progress"],
+        t["cx"],
+        t["cy"],
+        t["label"],
+        t["where"],
+    )
+
+
+@lru_cache(maxsize=8192, typed=True)  # typed: a radius of 14 and of 14.0 are written differently
+def _token_markup(
+    colour: str,
+    index: int,
+    r: float,
+    movable: bool,
+    last: bool,
+    small: bool,
+    progress: int,
+    cx: float,
+    cy: float,
+    label: int,
+    where: str,
+) -> str:
+    """One token's markup, made once per process for what it shows: a board is drawn anew after
+    every move, with all but one or two of its tokens where the last drawing had them."""
+    name = escape(colour.title())
+    colour = escape(colour)
     classes = f"token token-{colour}"
-    if t["movable"]:
+    if movable:
         classes += " movable"
-    if t["last"]:
+    if last:
         classes += " last-moved"
-    small = t["small"]
-    hit = '<rect class="hit" x="-20" y="-20" width="40" height="40"/>' if t["movable"] else ""
+    hit = '<rect class="hit" x="-20" y="-20" width="40" height="40"/>' if movable else ""
     # int(r) + 6: what the template's `add` filter made of the halo's radius, so the DOM is unchanged
-    halo = f'<circle class="halo" r="{int(r) + 6}"/>' if t["movable"] else ""
+    halo = f'<circle class="halo" r="{int(r) + 6}"/>' if movable else ""
     label_class = "token-label small" if small else "token-label"
     return (
         f'<g class="{classes}" id="tok-{colour}-{index}" data-token="{colour}:{index}" '
-        f'data-testid="token-{colour}-{index}" data-progress="{t["progress"]}" '
-        f'transform="translate({t["cx"]} {t["cy"]})">'
-        f"<title>{escape(str(t['colour']).title())} {t['label']}, {escape(t['where'])}</title>"
+        f'data-testid="token-{colour}-{index}" data-progress="{progress}" '
+        f'transform="translate({cx} {cy})">'
+        f"<title>{name} {label}, {escape(where)}</title>"
         f'{hit}<g class="tok-in">{halo}'
         f'<circle class="tok-body" r="{r}" fill="var(--{colour})" stroke="#fff" '
         f'stroke-width="{2 if small else 3}"/>'
         f'<circle r="{r}" fill="url(#tok-shine)" pointer-events="none"/>'
         f'<text y="{3.5 if small else 5}" text-anchor="middle" class="{label_class}">'
-        f"{t['label']}</text></g></g>"
+        f"{label}</text></g></g>"
     )

@@ -5,6 +5,7 @@ value that comes from a player or the database is escaped."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -124,45 +125,79 @@ def _turn_line(context: dict[str, Any]) -> str:
 
 def _token_buttons(context: dict[str, Any]) -> str:
     paused, distinct = context["paused"], context["distinct_dice"]
-    wraps = []
-    for t in context["token_buttons"]:
-        colour, index, label = escape(t["colour"]), t["index"], t["label"]
-        key, title = escape(t["key"]), escape(t["colour"].title())
-        movable = t["movable"] and not paused
-        goes = f"move {escape(t['goes'])}" if t["movable"] else "can't move"
-        button = (
-            f'<button type="button" class="token-button tb-{colour}{" movable" if movable else ""}"'
-            f' id="tb-{colour}-{index}" data-token="{key}" data-options=\'{escape(t["options_json"])}\''
-            f' data-key="{label}" data-testid="move-{colour}-{index}"'
-            f'{" disabled" if not t["movable"] or paused else ""} aria-keyshortcuts="{label}"'
-            f' aria-label="{title} {label}, {escape(t["where"])}: {goes}">'
-            f'<span class="tb-disc">{label}</span></button>'
+    wraps = [
+        _token_button(
+            *(t[field] for field in _BUTTON_FIELDS),
+            tuple((o["die"], o["pair"]) for o in t["options"]),
+            paused,
+            distinct,
         )
-        chooser = ""
-        if t["choose"]:
-            question = escape(t["question"])
-            choices = []
-            for o in t["options"]:
-                die = escape(str(o["die"]))
-                kind = "pair" if o["pair"] else "single"
-                text = "Pair" if o["pair"] else "Single"
-                if distinct or o["die"] == "total":
-                    text += " · " + ("total" if o["die"] == "total" else die)
-                choices.append(
-                    f'<button type="button" class="button button-small choice" data-token="{key}"'
-                    f' data-die="{die}" data-pair="{1 if o["pair"] else 0}"'
-                    f' data-testid="move-{colour}-{index}-{kind}-{die}">{text}</button>'
-                )
-            chooser = (
-                f'<div class="chooser" data-for="{key}" hidden role="group"'
-                f' aria-label="{question} {title} {label}">'
-                f'<span class="chooser-question">{question}</span>' + "\n".join(choices) + "</div>"
-            )
-        wraps.append(f'<div class="tb-wrap">{button}{chooser}</div>')
+        for t in context["token_buttons"]
+    ]
     return (
         '<div class="token-buttons" role="group" aria-label="Tokens to move (keys 1 to 4)"'
         ' data-testid="token-buttons">' + "\n".join(wraps) + "</div>"
     )
+
+
+# What a token button shows of games.live.presenter's button, in `_token_button`'s order.
+_BUTTON_FIELDS = (
+    "colour", "index", "label", "key", "movable", "goes", "where", "options_json", "choose",
+    "question",
+)  # fmt: skip
+
+
+@lru_cache(maxsize=4096)
+def _token_button(
+    colour: str,
+    index: int,
+    label: int,
+    key: str,
+    movable: bool,
+    goes: str,
+    where: str,
+    options_json: str,
+    choose: bool,
+    question: str,
+    options: tuple[tuple[int | str | None, bool], ...],
+    paused: bool,
+    distinct: bool,
+) -> str:
+    """One token's button and its chooser, made once per process for all it shows (`options`: each
+    option's die and whether its pair moves): the one to play sees four at every version, mostly
+    as the last version showed them."""
+    colour, title, key = escape(colour), escape(colour.title()), escape(key)
+    can_move = movable and not paused
+    goes = f"move {escape(goes)}" if movable else "can't move"
+    button = (
+        f'<button type="button" class="token-button tb-{colour}{" movable" if can_move else ""}"'
+        f' id="tb-{colour}-{index}" data-token="{key}" data-options=\'{escape(options_json)}\''
+        f' data-key="{label}" data-testid="move-{colour}-{index}"'
+        f'{" disabled" if not movable or paused else ""} aria-keyshortcuts="{label}"'
+        f' aria-label="{title} {label}, {escape(where)}: {goes}">'
+        f'<span class="tb-disc">{label}</span></button>'
+    )
+    chooser = ""
+    if choose:
+        question = escape(question)
+        choices = []
+        for die_value, pair in options:
+            die = escape(str(die_value))
+            kind = "pair" if pair else "single"
+            text = "Pair" if pair else "Single"
+            if distinct or die_value == "total":
+                text += " · " + ("total" if die_value == "total" else die)
+            choices.append(
+                f'<button type="button" class="button button-small choice" data-token="{key}"'
+                f' data-die="{die}" data-pair="{1 if pair else 0}"'
+                f' data-testid="move-{colour}-{index}-{kind}-{die}">{text}</button>'
+            )
+        chooser = (
+            f'<div class="chooser" data-for="{key}" hidden role="group"'
+            f' aria-label="{question} {title} {label}">'
+            f'<span class="chooser-question">{question}</span>' + "\n".join(choices) + "</div>"
+        )
+    return f'<div class="tb-wrap">{button}{chooser}</div>'
 
 
 def _waiting(context: dict[str, Any]) -> str:

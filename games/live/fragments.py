@@ -171,13 +171,23 @@ class _Stamps:
     outcomes: dict
     tag: str
     shows: str
+    turn: int | None  # the index of the seat to play (None: none is)
+    waiting: tuple[
+        int, ...
+    ]  # the indexes of the absent players play waits for (actions.waiting_for)
 
     @classmethod
     def of(cls, game: Game, seats: list[Seat], connected: frozenset[int]) -> _Stamps:
         names = display_names(game, seats, history_of(game))
         outcomes = finished_outcomes(game)
         tag = board_stamp(Board.of(game), connected)
-        return cls(names, outcomes, tag, shown_stamp(seats, names, outcomes))
+        turn: int | None = None
+        waiting: tuple[int, ...] = ()
+        if game.status == Game.Status.PLAYING:
+            seat = actions.turn_seat(game, seats, actions.engine_state(game))
+            turn = seat.index if seat is not None else None
+            waiting = tuple(s.index for s in actions.waiting_for(game, seats, here=connected))
+        return cls(names, outcomes, tag, shown_stamp(seats, names, outcomes), turn, waiting)
 
 
 def _board(
@@ -188,15 +198,18 @@ def _board(
     stamps: _Stamps,
     notice: str = "",
 ) -> LiveBoard:
-    tag, shows = stamps.tag, stamps.shows
-    variants = _variants(game, seats, vp, connected)
+    tag, shows, game_id = stamps.tag, stamps.shows, game.pk
+    confirm = ""  # a player's question before a new round: the buttons' variant and context read it
+    if vp.is_player and game.status == Game.Status.PLAYING:
+        confirm = new_round_confirm(game, seats, vp, connected)
+    variants = _variants(game, vp, stamps, confirm)
     found: dict[str, str] = {}
     wanted = []
     for name, variant in variants.items():
         if variant is None:  # a region this game shows nobody now: empty
             found[name] = f'<div id="live-{name}" class="live-region"></div>'
         elif not (notice and name == "message"):  # a refusal's notice is one answer's, never kept
-            wanted.append((name, _region_key(game.pk, name, variant)))
+            wanted.append((name, _region_key(game_id, name, variant)))
     entries = caches.FRAGMENTS.get_many([key for _, key in wanted])
     for (name, _), entry in zip(wanted, entries, strict=True):
         if entry is not None and entry[0] == tag and entry[1] == shows:
@@ -211,6 +224,7 @@ def _board(
             with_board="board" not in found,
             with_log="log" not in found,
             shared=_shared_context(game, seats, connected, stamps),
+            confirm=confirm,
         )
         context["notice"] = notice
         for name, variant in variants.items():
@@ -219,7 +233,7 @@ def _board(
             if name == "log":
                 context["log_items"] = log_items(context["log"])
             if name == "players":
-                html = _players(game.pk, context, tag, shows)
+                html = _players(game_id, context, tag, shows, kept)
             elif name == HEAD:
                 html = head_tag(context)
             elif name == "dice":
@@ -234,10 +248,10 @@ def _board(
                 html = _rendered(name, context)
             found[name] = html
             if not (notice and name == "message"):
-                kept.append((_region_key(game.pk, name, variant), (tag, shows, html)))
+                kept.append((_region_key(game_id, name, variant), (tag, shows, html)))
     if not notice:
         index = "\n".join("-" if v is None else f"={v}" for v in variants.values())
-        kept.append((_viewpoint_key(game.pk, vp), (tag, shows, index)))
+        kept.append((_viewpoint_key(game_id, vp), (tag, shows, index)))
     caches.keep_many(caches.FRAGMENTS, kept)
     return LiveBoard(game.version, found[HEAD], {name: found[name] for name in REGIONS})
 
@@ -271,9 +285,16 @@ _PLAYERS_OPEN = (
 )
 
 
-def _players(game_id: str, context: dict[str, Any], tag: str, shows: str) -> str:
+def _players(
+    game_id: str,
+    context: dict[str, Any],
+    tag: str,
+    shows: str,
+    kept: list[tuple[str, tuple[str, str, str]]],
+) -> str:
     """The players' cards (#live-players), each kept apart: only the viewer's own seats' cards differ
-    from what a spectator sees, so a push to four seats renders each card twice, not five times."""
+    from what a spectator sees, so a push to four seats renders each card twice, not five times.
+    The cards rendered go into `kept`, kept with the board's other regions."""
     cards = []
     owner = context["vp"].key == "owner"
     for seat in context["seats"]:
@@ -282,7 +303,7 @@ def _players(game_id: str, context: dict[str, Any], tag: str, shows: str) -> str
         html = _cached(key, tag, shows)
         if html is None:
             html = player_card(seat, context)
-            _keep(key, tag, shows, html)
+            kept.append((key, (tag, shows, html)))
         cards.append(html)
     return _PLAYERS_OPEN + "".join(cards) + "</ol></div>"
 
@@ -313,19 +334,15 @@ def shared_board(game_id: str, vp: Viewpoint, event: dict) -> LiveBoard | None:
     return LiveBoard(version, found[HEAD], {name: found[name] for name in REGIONS})
 
 
-def _variants(
-    game: Game, seats: list[Seat], vp: Viewpoint, connected: frozenset[int]
-) -> dict[str, str | None]:
+def _variants(game: Game, vp: Viewpoint, stamps: _Stamps, confirm: str) -> dict[str, str | None]:
     """For the head and each region, what of the viewpoint it depends on ("": nothing, the same for
     every viewer; None: the region is empty now, for everyone or this viewer, as its template's
     condition says), in the page's order. A variant names only what its template reads of the
-    viewer, so that viewers alike share a rendering: the one to play, the other players, watchers."""
+    viewer, so that viewers alike share a rendering: the one to play, the other players, watchers.
+    `confirm`: the viewer's question before a new round (`new_round_confirm`)."""
     status = game.status
     is_open, playing = status == Game.Status.OPEN, status == Game.Status.PLAYING
-    my_turn = False
-    if playing and vp.seats:
-        turn = actions.turn_seat(game, seats, actions.engine_state(game))
-        my_turn = turn is not None and turn.index in vp.seats
+    my_turn = playing and stamps.turn is not None and stamps.turn in vp.seats
     role = "turn" if my_turn else "player" if vp.is_player else "watch"
     controls = vp.is_player and status not in (Game.Status.OPEN, Game.Status.ABANDONED)
     return {
@@ -334,39 +351,30 @@ def _variants(
         "message": vp.key if is_open else "",  # the host's first message
         "players": ",".join(map(str, vp.seats)) + (":owner" if vp.key == "owner" else ""),
         "lobby": vp.key if is_open else None,
-        "dice": _dice_variant(game, seats, vp, role, connected) if playing else None,
+        "dice": _dice_variant(vp, role, stamps.waiting) if playing else None,
         "clock": (role if role == "watch" else vp.key)
         if playing and actions.is_timed(game)
         else None,
         "result": vp.key if game.is_over else None,
-        "controls": _controls_variant(game, seats, vp, connected) if controls else None,
+        "controls": _controls_variant(game, vp, confirm) if controls else None,
         "log": "",
         "fair": vp.key if vp.is_player and game.nonce == 0 and not game.is_over else "",
     }
 
 
-def _dice_variant(
-    game: Game, seats: list[Seat], vp: Viewpoint, role: str, connected: frozenset[int]
-) -> str:
+def _dice_variant(vp: Viewpoint, role: str, waiting: tuple[int, ...]) -> str:
     """The dice panel reads of its viewer: whether they play and are to play (Roll, the token
     buttons), a pass & play owner's seat field, and the absent players they may hand over (all
-    but their own seats)."""
+    but their own seats, of the `waiting`: only a friends room without a timer waits for anyone)."""
     variant = f"owner-{role}" if vp.key == "owner" else role
-    if vp.is_player and game.mode == Game.Mode.FRIENDS and not game.timer_seconds:
-        handover = [s.index for s in actions.waiting_for(game, seats, here=connected)]
-        if any(i not in vp.seats for i in handover):
-            variant += ":" + ",".join(str(i) for i in handover if i not in vp.seats)
+    if vp.is_player and any(i not in vp.seats for i in waiting):
+        variant += ":" + ",".join(str(i) for i in waiting if i not in vp.seats)
     return variant
 
 
-def _controls_variant(
-    game: Game, seats: list[Seat], vp: Viewpoint, connected: frozenset[int]
-) -> str:
+def _controls_variant(game: Game, vp: Viewpoint, confirm: str) -> str:
     """A player's buttons read whether they asked for a new round, and the question before one."""
     voted = any(i in (game.new_round_votes or []) for i in vp.seats)
-    confirm = ""
-    if game.status == Game.Status.PLAYING:
-        confirm = new_round_confirm(game, seats, vp, connected)
     return f"{'voted' if voted else 'player'}:{CONFIRMS.get(confirm, vp.key)}"
 
 
@@ -429,10 +437,6 @@ def _cached(key: str, tag: str, names: str | None = None) -> str | None:
     if found is not None and found[0] == tag and (names is None or found[1] == names):
         return found[2]
     return None
-
-
-def _keep(key: str, tag: str, names: str, html: str) -> None:
-    caches.keep(caches.FRAGMENTS, key, (tag, names, html))
 
 
 def with_page_token(html: str, token: str) -> str:

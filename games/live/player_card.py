@@ -5,10 +5,10 @@ comes from a player or the database is escaped."""
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
 from ..models import LEVEL_NAMES, RULESET_NAMES, Game, Seat
+from .escaped import escaped
 
 _PLACES = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -17,25 +17,25 @@ def player_card(s: dict[str, Any], context: dict[str, Any]) -> str:
     """The card of the seat view `s` (games.live.presenter) in the board's `context`."""
     game: Game = context["game"]
     index = s["index"]
-    classes = f"player player-{escape(s['colours'][0])}" if s["colours"] else "player player-"
+    classes = f"player player-{escaped(s['colours'][0])}" if s["colours"] else "player player-"
     classes += (" active" if s["active"] else "") + (" mine" if s["mine"] else "")
     classes += " resigned" if s["resigned"] else ""
     current = ' aria-current="true"' if s["active"] else ""
-    swatches = "".join(f'<span class="swatch swatch-{escape(c)}"></span>' for c in s["colours"])
-    name = escape(s["name"])
+    swatches = "".join(f'<span class="swatch swatch-{escaped(c)}"></span>' for c in s["colours"])
+    name = escaped(s["name"])
     if s["rating"] is not None:  # (the rule set's name as get_ruleset_display gives it, faster)
         name += (
             f' <span class="rating muted" data-testid="rating-{index}"'
-            f' title="Rating in {escape(RULESET_NAMES.get(game.ruleset, game.ruleset))}">'
+            f' title="Rating in {escaped(RULESET_NAMES.get(game.ruleset, game.ruleset))}">'
             f"{s['rating']}</span>"
         )
     if s["mine"] and context["vp"].key != "owner":
         name += ' <span class="you">(you)</span>'
-    sub = escape(s["colour_names"])
+    sub = escaped(s["colour_names"])
     if s["kind"] == Seat.Kind.COMPUTER:
         level = s["seat"].level
         sub += (
-            f" · {escape(LEVEL_NAMES.get(level, level).lower())}"  # (get_level_display's, faster)
+            f" · {escaped(LEVEL_NAMES.get(level, level).lower())}"  # (get_level_display's, faster)
         )
     elif s["is_bot"] and game.status == Game.Status.PLAYING:
         sub += " · computer plays"
@@ -61,7 +61,7 @@ def _meta(s: dict[str, Any], game: Game, context: dict[str, Any]) -> list[str]:
         text = _PLACES.get(place, f"{place}th")
         if s["points"] is not None:
             if s["not_counted"]:
-                reason = escape(s["not_counted"])
+                reason = escaped(s["not_counted"])
                 text += (
                     f' · <span class="not-counted" title="Not counted: {reason}">not counted</span>'
                 )

@@ -102,10 +102,12 @@ def live_context(
     with_board: bool = True,
     with_log: bool = True,
     shared: dict[str, Any] | None = None,
+    confirm: str | None = None,
 ) -> dict[str, Any]:
     """The board's context for `vp`: what every viewer sees alike (`shared_context`; pass `shared`,
     that of the same version and presence, where another viewpoint worked it out already), then what
-    is this viewer's own (whose tokens are clickable, their buttons, their seat's card)."""
+    is this viewer's own (whose tokens are clickable, their buttons, their seat's card). `confirm`:
+    the viewer's question before a new round (`new_round_words`), where the caller asked it already."""
     if shared is None:
         shared = shared_context(game, seats, connected, names=names, outcomes=outcomes)
     if with_log:
@@ -138,9 +140,12 @@ def live_context(
     if game.status == Game.Status.OPEN and vp.host:
         host_seats = [s for s in seats if s.kind in (Seat.Kind.OPEN, Seat.Kind.COMPUTER)]
     votes = game.new_round_votes or []
+    playing = game.status == Game.Status.PLAYING
+    if confirm is None:
+        confirm = new_round_confirm(game, seats, vp, connected) if vp.is_player and playing else ""
     return {
         **shared,
-        **_clock_context(game, seats, vp, turn, shared["pause_by"]),
+        **_clock_context(game, seats, vp, shared["clock"]),
         "game": game,
         "urls": _urls(game),  # (per request: the script prefix is each request's own)
         "vp": vp,
@@ -155,9 +160,7 @@ def live_context(
         "handover": _handover(game, vp, waiting),
         "host_seats": host_seats,
         "my_vote": any(i in votes for i in vp.seats),
-        "new_round_confirm": new_round_confirm(game, seats, vp, connected)
-        if vp.is_player and game.status == Game.Status.PLAYING
-        else "",
+        "new_round_confirm": confirm,
         "seed_editable": vp.is_player and game.nonce == 0 and not game.is_over,
         "my_seed_seats": [s for s in seats if s.index in vp.seats],
         **board,
@@ -206,9 +209,11 @@ def shared_context(
     ]
     for view in seat_views:
         del view["seat"]  # (each viewer's own Seat goes back in: `live_context`)
+    pause_by = pause.seat.display_name if pause else None
     return {
         "state": state,
-        "pause_by": pause.seat.display_name if pause else None,
+        "pause_by": pause_by,
+        "clock": _shared_clock(game, seats, turn, pause_by),
         "legal": engine.legal_moves(state) if state is not None else (),
         "tokens": tokens,
         "history": history,
@@ -240,10 +245,18 @@ def with_named_log(shared: dict[str, Any]) -> None:
     """The move log's forty sentences, named anew, into `shared` (once: only where the log's region
     is rendered, not kept already)."""
     if not shared["log"] and shared["history"].log:
-        names = shared["names"]
+        names = tuple(shared["names"].items())
         shared["log"] = [
-            (seq, kind, shown(text, names)) for seq, kind, text in shared["history"].log
+            (seq, kind, _named(text, names)) for seq, kind, text in shared["history"].log
         ]
+
+
+@lru_cache(maxsize=16384)
+def _named(text: str, names: tuple[tuple[int, str], ...]) -> str:
+    """One sentence of the log as shown with `names` ({account: name} as items), once per process:
+    each version's log is the last one's sentences and one more, named alike; a rename changes
+    `names`, so the sentences are named anew."""
+    return shown(text, dict(names))
 
 
 def _move_options(
@@ -274,7 +287,7 @@ def _move_options(
 
 def _token_buttons(
     seats: list[Seat], turn: Seat, tokens: dict, options_by_token: dict[str, list[dict]]
-) -> list[dict[str, Any]]:
+) -> list[Mapping[str, Any]]:
     """A button per token of the seat to act, with its options (the keyboard's and the chooser's)."""
     buttons = []
     for seat in seats:
@@ -282,24 +295,39 @@ def _token_buttons(
             continue
         for colour in seat.colours:
             for i, progress in enumerate(tokens.get(colour, [])):
-                key = f"{colour}:{i}"
-                opts = options_by_token.get(key, [])
-                buttons.append(
-                    {
-                        "colour": colour,
-                        "index": i,
-                        "label": i + 1,
-                        "key": key,
-                        "options": opts,
-                        "options_json": json.dumps(opts),
-                        "movable": bool(opts),
-                        "where": _where(progress),
-                        "goes": where_to(opts),
-                        "choose": len(opts) > 1,
-                        "question": _question(opts),
-                    }
-                )
+                opts = options_by_token.get(f"{colour}:{i}", [])
+                options = tuple((o["die"], o["pair"], o["to"], o["label"]) for o in opts)
+                buttons.append(_token_button(colour, i, progress, options))
     return buttons
+
+
+@lru_cache(maxsize=4096)
+def _token_button(
+    colour: str, index: int, progress: int, options: tuple[tuple[Any, ...], ...]
+) -> Mapping[str, Any]:
+    """One token's button, worked out once per process for where it is and how it may move (each
+    option's die, pair, destination and label, as `_move_options` makes them: a die is a number or
+    "total", a pair a bool, so no two options that are equal as keys are written differently).
+    Read-only: every board that shows it shares it."""
+    opts = [
+        {"die": die, "pair": pair, "to": to, "label": label} for die, pair, to, label in options
+    ]
+    key = f"{colour}:{index}"
+    return MappingProxyType(
+        {
+            "colour": colour,
+            "index": index,
+            "label": index + 1,
+            "key": key,
+            "options": opts,
+            "options_json": json.dumps(opts),
+            "movable": bool(opts),
+            "where": _where(progress),
+            "goes": where_to(opts),
+            "choose": len(opts) > 1,
+            "question": _question(opts),
+        }
+    )
 
 
 def _single_move(options_by_token: dict[str, list[dict]]) -> str | None:
@@ -363,19 +391,15 @@ def _urls_of(game_id: str, script_prefix: str) -> Mapping[str, str]:
     )
 
 
-def _clock_context(
-    game: Game, seats: list[Seat], vp: Viewpoint, turn: Seat | None, pause_by: str | None
-) -> dict:
-    """The timer, pause and away parts of the board (`pause_by`: who took the pause under way, None
-    if none is)."""
-    playing = game.status == Game.Status.PLAYING
-    timed = actions.is_timed(game) and playing
-    people = pauses.people_game(game, seats)
-    mine = [s for s in seats if s.index in vp.seats and not s.resigned]
-    pauses_left = selectors.pauses_left(game, mine[0]) if (timed and people and mine) else 0
+def _shared_clock(
+    game: Game, seats: list[Seat], turn: Seat | None, pause_by: str | None
+) -> dict[str, Any]:
+    """The timer and pause parts of the board every viewer sees alike (`pause_by`: who took the
+    pause under way, None if none is); `_clock_context` adds the viewer's own."""
+    timed = actions.is_timed(game) and game.status == Game.Status.PLAYING
     return {
         "timed": timed,
-        "people": people,
+        "people": pauses.people_game(game, seats),
         "paused": bool(timed and game.is_paused),
         "pause": pause_by is not None,
         "pause_by": pause_by or "",
@@ -384,9 +408,22 @@ def _clock_context(
         "deadline_ms": epoch_ms(game.deadline) if timed and not game.is_paused else 0,
         "turn_deadline_ms": epoch_ms(game.turn_deadline) if timed else 0,
         "turn_is_person": bool(turn and not turn.is_bot),
+    }
+
+
+def _clock_context(
+    game: Game, seats: list[Seat], vp: Viewpoint, clock: dict[str, Any]
+) -> dict[str, Any]:
+    """The timer, pause and away parts of the board for `vp`: `clock` (`_shared_clock`), then the
+    viewer's pauses left, whether they may pause, whether they are away."""
+    timed, people = clock["timed"], clock["people"]
+    mine = [s for s in seats if s.index in vp.seats and not s.resigned]
+    pauses_left = selectors.pauses_left(game, mine[0]) if (timed and people and mine) else 0
+    return {
+        **clock,
         "pauses_left": pauses_left,
         "can_pause": bool(timed and people and mine and not game.is_paused),
-        "i_am_away": bool(playing and any(s.is_away for s in mine)),
+        "i_am_away": bool(game.status == Game.Status.PLAYING and any(s.is_away for s in mine)),
     }
 
 
