@@ -40,23 +40,18 @@ class CompiledRead:
     def __call__(self, key: Any, *, write: bool = False) -> list[Any]:
         """The objects the QuerySet would give for `key`, read where the ORM would read them (the
         router's choice; `write`: the primary, as a locking read)."""
-        alias = router.db_for_write(self.model) if write else router.db_for_read(self.model)
-        alias = alias or "default"
+        alias = self.alias(write)
         connection = connections[alias]
-        sql, index, locking, converters, build, compiled_params = self._plan(alias)
-        if locking and connection.get_autocommit():
-            # What Django's compiler says of a locking read outside a transaction (it locks nothing).
-            raise TransactionManagementError(
-                "select_for_update cannot be used outside of a transaction."
-            )
-        params = list(compiled_params)
-        params[index] = key
+        plan = self._plan(alias)
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(plan[0], _params(plan, key, connection))
             rows = cursor.fetchall()
-        if converters:
-            rows = list(_converted(rows, converters, connection))
-        return [build(row) for row in rows]
+        return _objects(plan, rows, connection)
+
+    def alias(self, write: bool) -> str:
+        """Where the ORM would read (the router's choice; `write`: the primary, as a locking read)."""
+        found = router.db_for_write(self.model) if write else router.db_for_read(self.model)
+        return found or "default"
 
     def _plan(self, alias: str) -> tuple:
         key = (alias, self.name)
@@ -67,6 +62,53 @@ class CompiledRead:
                 if plan is None:
                     plan = _plans[key] = _compile(self.make(PLACEHOLDER).using(alias), alias)
         return plan
+
+
+def read_both(first: CompiledRead, second: CompiledRead, key: Any) -> tuple[list, list]:
+    """`first(key, write=True)` then `second(key, write=True)`, in one round trip on PostgreSQL.
+
+    The two statements go as one query of the simple protocol: the server runs the second once the
+    first is done (a lock it takes, waited for if need be), and under READ COMMITTED with a snapshot
+    of its own, so it sees what was committed while the first waited, as a second round trip would.
+    One statement joining the two would not: it reads every table but the locked row's as they were
+    when it started. Two round trips where the backend is not PostgreSQL."""
+    alias = first.alias(write=True)
+    connection = connections[alias]
+    if connection.vendor != "postgresql" or second.alias(write=True) != alias:
+        return first(key, write=True), second(key, write=True)
+    plans = first._plan(alias), second._plan(alias)
+    sql = plans[0][0] + STATEMENTS_APART + plans[1][0]
+    params = [*_params(plans[0], key, connection), *_params(plans[1], key, connection)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        cursor.nextset()
+        more = cursor.fetchall()
+    return _objects(plans[0], rows, connection), _objects(plans[1], more, connection)
+
+
+# Between two statements sent as one query (`read_both`; bench/live.py's statement count splits on it).
+STATEMENTS_APART = ";\n"
+
+
+def _params(plan: tuple, key: Any, connection: Any) -> list[Any]:
+    """The plan's parameters with `key` in the key's place; a locking read refused outside a
+    transaction, as Django's compiler refuses it (it would lock nothing)."""
+    _sql, index, locking, _converters, _build, compiled_params = plan
+    if locking and connection.get_autocommit():
+        raise TransactionManagementError(
+            "select_for_update cannot be used outside of a transaction."
+        )
+    params = list(compiled_params)
+    params[index] = key
+    return params
+
+
+def _objects(plan: tuple, rows: list[Any], connection: Any) -> list[Any]:
+    converters, build = plan[3], plan[4]
+    if converters:
+        rows = list(_converted(rows, converters, connection))
+    return [build(row) for row in rows]
 
 
 def _converted(rows: list[tuple], converters: list, connection: Any) -> Iterator[list]:

@@ -35,7 +35,7 @@ from django.conf import settings
 from django.db import transaction
 
 from ludopat import metrics
-from ludopat.compiled_reads import CompiledRead
+from ludopat.compiled_reads import CompiledRead, read_both
 from ludopat.compiled_writes import CompiledSave
 
 from .. import engine
@@ -44,7 +44,7 @@ from ..core.errors import Conflict, GameNotFound, StaleVersion
 from ..engine import fair
 from ..models import Action, Game, Seat
 from .clock import back_computer_turn, schedule_bot, schedule_deadline_on_commit, stop_clock
-from .state import remember
+from .state import SEATS_USERS, remember
 
 # --- seeds -------------------------------------------------------------------------------------------
 
@@ -83,6 +83,21 @@ def lock_game(game_id: str) -> Game:
     if not found:
         raise GameNotFound("There is no game at this address. Check the link you were given.")
     return found[0]
+
+
+def lock_game_with_seats(game_id: str) -> tuple[Game, list[Seat]]:
+    """`lock_game`, then the game's seats with their accounts as they are once it is locked (a ban or
+    a seat given up while the lock was waited for included), in one round trip where the database
+    allows (ludopat.compiled_reads.read_both): a turn's opening read."""
+    if not isinstance(game_id, str) or not game_id:
+        raise GameNotFound("There is no game at this address. Check the link you were given.")
+    found, seats = read_both(GAME_LOCKED, SEATS_USERS, game_id)
+    if not found:
+        raise GameNotFound("There is no game at this address. Check the link you were given.")
+    game = found[0]
+    for seat in seats:
+        seat.game = game  # as `seats_in` gives them
+    return game, seats
 
 
 # (compiled once per process and database: ludopat.compiled_reads)

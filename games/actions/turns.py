@@ -29,7 +29,7 @@ from .core import (
     client_seed,
     keep_rows_on_commit,
     keep_step_on_commit,
-    lock_game,
+    lock_game_with_seats,
     record_action,
     save_game,
 )
@@ -200,8 +200,7 @@ def open_turn(
     game_id: str, actor: Actor, version: int | None, seat_index: int | None
 ) -> tuple[Game, list[Seat], engine.State, Seat]:
     """Lock the game and check that the actor may act now, on the board it saw (in a transaction)."""
-    game = lock_game(game_id)
-    seats = seats_in(game)
+    game, seats = lock_game_with_seats(game_id)
     refuse_banned(game, seats, actor)  # before the rest: a banned player learns why, not "stale"
     check_playing(game)
     not_paused(game)

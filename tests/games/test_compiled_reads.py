@@ -7,14 +7,16 @@ same thread or in another (under ASGI each request's sync code runs in a thread 
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 
 from games import actions
-from games.actions.core import lock_game
+from games.actions.core import lock_game, lock_game_with_seats
 from games.actions.state import seats_in
 from games.core import selectors
 from games.core.errors import GameNotFound
@@ -124,3 +126,65 @@ def test_a_read_in_a_new_thread_compiles_nothing_and_reads_what_the_orm_reads(mo
     assert columns(read) == columns(locked) == columns(Game.objects.get(pk=game.pk))
     assert [columns(s) for s in seats] == [columns(s) for s in locked_seats]
     assert [columns(s) for s in seats] == [columns(s) for s in orm]
+
+
+def test_a_turns_lock_and_seats_are_one_round_trip_and_read_what_the_two_reads_read(
+    django_assert_num_queries,
+):
+    game = a_room()
+    with transaction.atomic():
+        apart = (lock_game(game.pk), seats_in(lock_game(game.pk)))
+    round_trips = 1 if connection.vendor == "postgresql" else 2
+    with transaction.atomic(), django_assert_num_queries(round_trips):
+        locked, seats = lock_game_with_seats(game.pk)
+    assert columns(locked) == columns(apart[0])
+    assert [columns(s) for s in seats] == [columns(s) for s in apart[1]]
+    assert [(s.game is locked, s.user.username if s.user else None) for s in seats] == [
+        (True, "hana"),
+        (True, None),
+        (True, None),
+    ]
+    with transaction.atomic(), pytest.raises(GameNotFound):
+        lock_game_with_seats("no-such-game")
+    with pytest.raises(TransactionManagementError):
+        lock_game_with_seats(game.pk)  # a locking read outside a transaction locks nothing
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks and READ COMMITTED: PostgreSQL's"
+)
+def test_the_seats_read_with_the_lock_are_those_committed_while_it_was_waited_for():
+    """The seats go in the lock's round trip, yet as a read after the lock: an account changed (here
+    renamed; a ban the same) while the turn waited for the game's lock is read as it is now."""
+    game = a_room()
+    holding, waiting, got = threading.Event(), threading.Event(), []
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                lock_game(game.pk)
+                holding.set()
+                waiting.wait(5)
+                time.sleep(0.3)  # the turn's read is sent and waits for the lock meanwhile
+                get_user_model().objects.filter(username="hana").update(username="hana2")
+        finally:
+            connection.close()
+
+    def turn() -> None:
+        try:
+            holding.wait(5)
+            with transaction.atomic():
+                waiting.set()  # the holder commits its change while this waits for the lock
+                began = time.monotonic()
+                got.append((*lock_game_with_seats(game.pk), time.monotonic() - began))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=holder), threading.Thread(target=turn)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    ((_locked, seats, waited),) = got
+    assert waited > 0.2  # it did wait for the lock
+    assert seats[0].user.username == "hana2"
