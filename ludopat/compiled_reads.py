@@ -87,7 +87,7 @@ def read_both(first: CompiledRead, second: CompiledRead, key: Any) -> tuple[list
     return _objects(plans[0], rows, connection), _objects(plans[1], more, connection)
 
 
-# Between two statements sent as one query (`read_both`; bench/live.py's statement count splits on it).
+# Between two statements sent as one query (`read_both`; the bench floor's statement count splits on it).
 STATEMENTS_APART = ";\n"
 
 
