@@ -38,6 +38,15 @@ def _room(django_user_model):
     return friends_room(member(host), [member(guest)]), host, guest, nosy
 
 
+async def _pages(app, game, users) -> list:
+    """Each user's socket on the game, open (its first frames not read yet)."""
+    pages = []
+    for user in users:
+        key = await database_sync_to_async(session_for)(user, f"key-{user.pk}")
+        pages.append(await connect(game.pk, key, app=app))
+    return pages
+
+
 def _post(user, game, size: int = 0, socket: str = ""):
     client = Client()
     client.force_login(user)
@@ -69,10 +78,7 @@ async def test_the_floor_writes_one_action_and_every_other_socket_gets_the_asked
 ):
     app = sockets(bench_floor.websocket_urlpatterns)
     game, host, guest, nosy = await database_sync_to_async(_room)(django_user_model)
-    pages = []
-    for user in (host, guest, nosy):
-        key = await database_sync_to_async(session_for)(user, f"key-{user.pk}")
-        pages.append(await connect(game.pk, key, app=app))
+    pages = await _pages(app, game, (host, guest, nosy))
     host_ws, guest_ws, watch_ws = pages
     host_channel = next(m for m in host_ws.pending if 'id="live-socket"' in m)
     host_channel = host_channel.split('data-channel="')[1].split('"')[0]
@@ -110,10 +116,7 @@ async def test_the_socket_floor_writes_one_action_and_every_socket_gets_the_fram
     every page, the actor's included (a socket action has no POST answer to carry its board)."""
     app = sockets(bench_floor.websocket_urlpatterns)
     game, host, guest, nosy = await database_sync_to_async(_room)(django_user_model)
-    pages = []
-    for user in (host, guest, nosy):
-        key = await database_sync_to_async(session_for)(user, f"key-{user.pk}")
-        pages.append(await connect(game.pk, key, app=app))
+    pages = await _pages(app, game, (host, guest, nosy))
     for ws in pages:
         await drain(ws)
     count = database_sync_to_async(lambda: Action.objects.filter(game=game).count())
@@ -145,10 +148,7 @@ async def test_after_the_floor_a_real_actions_push_moves_from_the_floors_version
     push from an older version would make every page ask for the whole board)."""
     app = sockets(bench_floor.websocket_urlpatterns)
     game, host, guest, nosy = await database_sync_to_async(_room)(django_user_model)
-    pages = []
-    for user in (host, guest, nosy):
-        key = await database_sync_to_async(session_for)(user, f"key-{user.pk}")
-        pages.append(await connect(game.pk, key, app=app))
+    pages = await _pages(app, game, (host, guest, nosy))
     for ws in pages:
         await drain(ws)
     await pages[0].send_to(text_data=json.dumps({"action": "bench-floor", "size": 3000}))
