@@ -172,9 +172,8 @@ class _Stamps:
     tag: str
     shows: str
     turn: int | None  # the index of the seat to play (None: none is)
-    waiting: tuple[
-        int, ...
-    ]  # the indexes of the absent players play waits for (actions.waiting_for)
+    # The indexes of the absent players play waits for (actions.waiting_for).
+    waiting: tuple[int, ...]
 
     @classmethod
     def of(cls, game: Game, seats: list[Seat], connected: frozenset[int]) -> _Stamps:
