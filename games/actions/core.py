@@ -36,7 +36,7 @@ from django.db import transaction
 
 from ludopat import metrics
 from ludopat.compiled_reads import CompiledRead, read_both
-from ludopat.compiled_writes import CompiledSave
+from ludopat.compiled_writes import CompiledInsert, CompiledSave
 
 from .. import engine
 from ..core import broadcast, caches
@@ -134,7 +134,7 @@ def record_action(
     """Append to the action log and bump the version: every change a viewer can see does both."""
     game.version += 1
     transaction.on_commit(partial(metrics.action_committed, kind))  # counted once it is done
-    return Action.objects.create(
+    return NEW_ACTION(
         game=game,
         round=game.round,
         seq=game.version,
@@ -145,6 +145,10 @@ def record_action(
         auto=auto,
         deadline=deadline,
     )
+
+
+# A row of the action log, its INSERT compiled once per process and database (ludopat.compiled_writes).
+NEW_ACTION = CompiledInsert(Action)
 
 
 def check_playing(game: Game) -> None:
@@ -186,7 +190,7 @@ def keep_rows_on_commit(game: Game, seats: list[Seat]) -> None:
     key = (game.pk, game.version)
 
     def kept() -> None:
-        caches.ROWS.put(key, caches.Rows.of(game, seats))
+        caches.put_rows(key, caches.Rows.of(game, seats))
         caches.committed_here(key, game, seats)  # the push's renders in this thread read them
 
     transaction.on_commit(kept)

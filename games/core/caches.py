@@ -18,10 +18,11 @@ a cache impossible to get wrong, and every cache of the process follows them:
    shows what changes without a new version: presence, the deadline, a rematch offer, and the names
    (a rename commits in any process); its stamps hold all of them (games.core.stamp, the push's
    and the render's one), and a fragment is served only for the same stamps. Actions check the version only (games.actions.core.check_version).
-   ROWS are read for the pushes of a version only (`game_and_seats_at`): every other render (a page,
-   a POST's answer, the push of a change that makes no new version, such as presence, a deadline or a
-   rename) reads the game afresh and replaces them, so a socket's next render of that version shows
-   the change too; no time window.
+   ROWS are read for the pushes of a version (`game_and_seats_at`) and, for the newest version the
+   process kept, by the checks an action makes before its lock (`game_and_seats_named`), which the
+   action repeats under it: every other render (a page, a POST's answer, the push of a change that
+   makes no new version, such as presence, a deadline or a rename) reads the game afresh and replaces
+   them, so a socket's next render of that version shows the change too; no time window.
 
 | cache     | key                      | value                                   | filled                        |
 |-----------|--------------------------|-----------------------------------------|-------------------------------|
@@ -39,6 +40,7 @@ a cache impossible to get wrong, and every cache of the process follows them:
 |           |                          | once committed                          | (games.core.selectors.             |
 |           |                          |                                         | game_and_seats), the newest   |
 |           |                          |                                         | read replacing it             |
+| NEWEST    | game                     | the newest version ROWS holds of it     | with ROWS                     |
 
 Each but GROUNDS is a bounded LRU (games.core.lru.Recent) shared by the threads of the process; tests
 empty them with `clear_all` (GROUNDS, never stale, stays with the memoised drawing that fills it).
@@ -138,6 +140,34 @@ class Rows:
 # answer and every socket's push), each building its own objects from it.
 ROWS: Recent[tuple[str, int], Rows] = Recent(512)
 
+# (game): the newest version of the game whose rows were put in ROWS (`put_rows`). An action naming it
+# is checked, before its lock, on those rows (`newest_rows`); one naming an older version, on a read.
+NEWEST: Recent[str, int] = Recent(2048)
+_putting_rows = threading.Lock()
+
+
+def put_rows(key: tuple[str, int], rows: Rows) -> None:
+    """Keep the committed `rows` of version `key` (game, version), and note it if it is the newest."""
+    game_id, version = key
+    with _putting_rows:  # two threads' versions of one game: the newer one stays noted
+        ROWS.put(key, rows)
+        newest = NEWEST.get(game_id)
+        if newest is None or version >= newest:
+            NEWEST.put(game_id, version)
+
+
+def keep_rows(key: tuple[str, int], rows: Rows) -> None:
+    """`put_rows` once what they were read in is committed (rule 1)."""
+    _when_committed(lambda: put_rows(key, rows))
+
+
+def newest_rows(game_id: str, version: int) -> Rows | None:
+    """The rows kept for `version` of the game if no newer version of it was kept here; else None."""
+    if NEWEST.get(game_id) != version:
+        return None
+    return ROWS.get((game_id, version))
+
+
 # What every viewpoint's board context holds alike at a game's newest stamps (games.live.presenter's
 # `shared_context`: plain values, never a Game or Seat): one per game.
 CONTEXTS: Recent[str, tuple[str, str, dict[str, Any]]] = Recent(2048)
@@ -186,7 +216,7 @@ def keep_many(cache: Recent[Any, Any], items: list[tuple[Any, Any]]) -> None:
 
 
 def clear_all() -> None:
-    for cache in (STATES, HISTORIES, STEPS, FRAGMENTS, ROWS, CONTEXTS):
+    for cache in (STATES, HISTORIES, STEPS, FRAGMENTS, ROWS, NEWEST, CONTEXTS):
         cache.clear()
 
 

@@ -57,7 +57,7 @@ def game_and_seats(game_id: str) -> tuple[Game | None, list[Seat]]:
         seat.game = game  # one Game object for all of them, as `game.seats` would give
     # What the renders of this version read, until a newer read of it replaces it (what changes without
     # a new version, a deadline or a seat's presence, is read anew by the push that tells of it).
-    caches.keep(caches.ROWS, (game_id, game.version), caches.Rows.of(game, seats))
+    caches.keep_rows((game_id, game.version), caches.Rows.of(game, seats))
     return game, seats
 
 
@@ -67,6 +67,17 @@ def game_and_seats_at(game_id: str, version: int) -> tuple[Game | None, list[Sea
     of the commit), each getting objects of its own (games.core.caches.ROWS). A newer version, if that is
     what is read, is returned as it is, and shared by its own renders."""
     found = caches.ROWS.get((game_id, version))
+    if found is not None:
+        return found.build()
+    return game_and_seats(game_id)
+
+
+def game_and_seats_named(game_id: str, version: int | None) -> tuple[Game | None, list[Seat]]:
+    """The game and its seats for the checks an action makes before its lock (who is asking, who is
+    present), the action naming `version`: as this process kept them if that is the newest version it
+    kept of the game (it made that version, or rendered it), else read. The process may not know of a
+    version another made since; the checks under the lock see it (a stale version, a seat given up)."""
+    found = caches.newest_rows(game_id, version) if version is not None else None
     if found is not None:
         return found.build()
     return game_and_seats(game_id)

@@ -6,7 +6,9 @@ Who is asking is checked first, without the game's row lock: someone with no sea
 spectator, a stranger with the link) is refused before any `do_*` function takes the lock, so a flood of
 their requests never queues behind, or ahead of, the players' moves. The `do_*` functions check again
 under the lock (a seat may have changed hands in between), and refuse an account banned since the
-request was authenticated or the socket connected (`actors.refuse_banned`).
+request was authenticated or the socket connected (`actors.refuse_banned`). So the first check may
+read the seats as they were at the version the action names, where that is the newest this process
+kept (`seen_for`): a roll or a move costs no read before its lock.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from django import forms as django_forms
 
 from accounts.moderation import reports
+from ludopat.numbers import parse_int
 
 from .. import actions
 from ..actions import chat, pauses, timers
@@ -31,7 +34,7 @@ NO_GAME = "There is no game at this address. Check the link you were given."
 WATCHING = "You are watching this game; only its players can do that."
 
 
-class NoParameters(django_forms.Form):
+class NoParameters(forms.ParametersForm):
     """For actions that take none: whatever else a client sends is ignored."""
 
 
@@ -41,16 +44,16 @@ class Command:
     game may send it at all (only `join`). `call(game_id, actor, parameters)` gets the form's
     cleaned data."""
 
-    form: type[django_forms.Form]
+    form: type[django_forms.BaseForm]
     call: Callable[..., Any]
     open_to_watchers: bool = False
 
 
-def parsed(form_class: type[django_forms.Form], data: dict[str, Any]) -> dict[str, Any]:
+def parsed(form_class: type[django_forms.BaseForm], data: dict[str, Any]) -> dict[str, Any]:
     return cleaned(form_class(data))
 
 
-def cleaned(form: django_forms.Form) -> dict[str, Any]:
+def cleaned(form: django_forms.BaseForm) -> dict[str, Any]:
     """The form's cleaned data, or a refusal naming its first bad field."""
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
@@ -100,21 +103,23 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-def check_asker(
-    game_id: str,
-    actor: Actor,
-    command: Command,
-    seen: tuple[Game | None, list[Seat]] | None = None,
-) -> None:
+def check_asker(actor: Actor, command: Command, seen: tuple[Game | None, list[Seat]]) -> None:
     """Refuse, without locking anything, someone who has no seat in the game and is not its owner
-    (`seen`: the game and its seats as the caller read them, unlocked, if it did)."""
-    game, seats = seen if seen is not None else selectors.game_and_seats(game_id)
+    (`seen`: the game and its seats as `seen_for` gives them)."""
+    game, seats = seen
     if game is None:
         raise GameNotFound(NO_GAME)
     if command.open_to_watchers or owns(game, actor):
         return
     if not seats_of(game, seats, actor):
         raise NotAllowed(WATCHING)
+
+
+def seen_for(game_id: str, data: dict[str, Any]) -> tuple[Game | None, list[Seat]]:
+    """The game and its seats for the checks before the lock of an action with parameters `data`: at
+    the version it names, where that is the newest this process kept, else read
+    (selectors.game_and_seats_named)."""
+    return selectors.game_and_seats_named(game_id, parse_int(data.get("version"), 0))
 
 
 def run(
@@ -124,8 +129,10 @@ def run(
     data: dict[str, Any],
     seen: tuple[Game | None, list[Seat]] | None = None,
 ) -> Any:
+    """Run action `name` for `actor` with parameters `data` (`seen`: the game and seats the caller
+    read for the asker check, as `seen_for` gives them; read here if None)."""
     command = COMMANDS.get(name)
     if command is None:
         raise GameError("Unknown action.")
-    check_asker(game_id, actor, command, seen)
+    check_asker(actor, command, seen if seen is not None else seen_for(game_id, data))
     return command.call(game_id, actor, parsed(command.form, data))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.forms.forms import DeclarativeFieldsMetaclass
 
 from ludopat.numbers import AsciiIntegerField, parse_int
 
@@ -188,7 +189,27 @@ class FriendsRoomForm(SetupForm):
         ]
 
 
-class VersionForm(forms.Form):
+class _SharedFields(dict):
+    """A form class's fields, which each of its forms uses as they are (deep-copying returns them)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _SharedFields:
+        return self
+
+
+class _ParametersMetaclass(DeclarativeFieldsMetaclass):
+    def __new__(mcs, name: str, bases: tuple[type, ...], attrs: dict[str, Any]) -> type:
+        form_class = super().__new__(mcs, name, bases, attrs)
+        form_class.base_fields = _SharedFields(form_class.base_fields)  # type: ignore[attr-defined]
+        return form_class
+
+
+class ParametersForm(forms.BaseForm, metaclass=_ParametersMetaclass):
+    """An action's parameters: parsed, never rendered, so its forms share their class's fields. A form
+    deep-copies them so that a page may change one of its own, which cost a roll or a move more than
+    parsing did (13 and 62 of 44 and 134 µs)."""
+
+
+class VersionForm(ParametersForm):
     version = AsciiIntegerField(min_value=0, max_value=10**9)
     seat = AsciiIntegerField(min_value=0, max_value=3, required=False)
 
@@ -219,35 +240,35 @@ class MoveForm(VersionForm):
         raise forms.ValidationError("A die is a number from 1 to 6, or “total”.")
 
 
-class SeatForm(forms.Form):
+class SeatForm(ParametersForm):
     seat = AsciiIntegerField(min_value=0, max_value=3)
     kind = forms.ChoiceField(choices=[("computer", "Computer"), ("open", "Open seat")])
     level = forms.ChoiceField(choices=LEVELS, required=False)
 
 
-class SeedForm(forms.Form):
+class SeedForm(ParametersForm):
     seat = AsciiIntegerField(min_value=0, max_value=3)
     seed = forms.CharField(max_length=64)
 
 
-class SeatIndexForm(forms.Form):
+class SeatIndexForm(ParametersForm):
     seat = AsciiIntegerField(min_value=0, max_value=3)
 
 
-class OptionalSeatForm(forms.Form):
+class OptionalSeatForm(ParametersForm):
     seat = AsciiIntegerField(min_value=0, max_value=3, required=False)
 
 
-class ChatForm(forms.Form):
+class ChatForm(ParametersForm):
     text = forms.CharField(max_length=2000, strip=False)  # the service cleans and limits it to 200
 
 
-class ReportForm(forms.Form):
+class ReportForm(ParametersForm):
     message = AsciiIntegerField(min_value=1, max_value=2**63 - 1)
     reason = forms.CharField(max_length=200, required=False)
 
 
-class RoundForm(forms.Form):
+class RoundForm(ParametersForm):
     """`?round=` of a record, a replay or a verification: a round number, or none (the latest)."""
 
     round = AsciiIntegerField(min_value=1, max_value=10**6, required=False)

@@ -45,7 +45,7 @@ from .htmx import HtmxHttpRequest
 from .staking_forms import KeyedForm, QuickMatchForm, StakedRoomForm
 
 LISTED = 100  # rooms shown at once
-F = TypeVar("F", bound=forms.Form)
+F = TypeVar("F", bound=forms.BaseForm)
 # Each door's limit and why that rate: ludopat/throttle.py (DEFAULT_RATES).
 TOO_MANY = {
     "staked_open": "Too many rooms opened: wait a few minutes before you open another.",
@@ -147,7 +147,7 @@ def _door_closed(request: HtmxHttpRequest, door: str, key: str) -> HttpResponse 
     return too_many(request, TOO_MANY[door])
 
 
-def _bad_form(request: HtmxHttpRequest, form: forms.Form) -> HttpResponse:
+def _bad_form(request: HtmxHttpRequest, form: forms.BaseForm) -> HttpResponse:
     return _refused(request, GameError(str(next(iter(form.errors.values()))[0])))
 
 

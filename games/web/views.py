@@ -182,14 +182,15 @@ def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
     asker = throttle.asker_for_request(request, actor.key)
     if not throttle.allow_action(game_id, asker, also=presence.Reading(game_id)):
         return _too_many(request)
-    # Read once, unlocked: who is asking is checked on it, and a player who acts by plain POSTs is
-    # present (before the action, which may wait for absent players).
-    seen = _load(game_id)
-    presence.seen_acting(*seen, actor)
     try:
         data = action_fields(request)
     except BadJson as error:
         return _refused(request, game_id, actor, GameError(str(error)))
+    # Unlocked, at the version the action names where this process kept it, else read: who is asking
+    # is checked on it, and a player who acts by plain POSTs is present (before the action, which may
+    # wait for absent players).
+    seen = commands.seen_for(game_id, data)
+    presence.seen_acting(*seen, actor)
     # An htmx POST's answer carries the new board: the page's own socket (named in the header) skips it.
     socket = request.headers.get("X-Live-Socket", "") if request.htmx else ""
     try:

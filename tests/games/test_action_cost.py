@@ -79,12 +79,13 @@ ROLL_QUERIES = 8
 MOVE_QUERIES = 8
 
 
-def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
+def test_a_whole_roll_by_post_reads_the_game_only_under_its_lock(
     django_user_model, django_assert_max_num_queries, redis_client, client, monkeypatch
 ):
-    """The page's POST: the session and account, the game with its seats read once unlocked (who is
-    asking, who is present), and the locked action. Nothing is read twice: the answer renders the
-    game and seats as the action wrote them, and its history one step on with the action it made."""
+    """The page's POST: the session and account, and the locked action. Who is asking and who is present
+    are checked on the game and seats of the version the POST names, as this process kept them (it
+    rendered the page); the answer renders the game and seats as the action wrote them, and its
+    history one step on with the action it made. So the game is read once, locked."""
     host = member(django_user_model.objects.create_user("hostess"))
     guest = member(django_user_model.objects.create_user("guesto"))
     game = friends_room(host, [guest])
@@ -113,10 +114,14 @@ def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
     built = []  # objects built anew from the kept rows (caches.ROWS) for the answer
     build = caches.Rows.build
     monkeypatch.setattr(caches.Rows, "build", lambda rows: built.append(rows) or build(rows))
-    with django_assert_max_num_queries(POST_QUERIES):
+    with django_assert_max_num_queries(POST_QUERIES) as queries:
         answer = client.post(f"/games/{game.pk}/{name}", data, HTTP_HX_REQUEST="true")
     assert answer.status_code == 200, answer.content.decode()[:300]
-    assert built == []  # the answer renders the objects the action committed in its thread
+    games_read = [q["sql"] for q in queries.captured_queries if 'FROM "games_game"' in q["sql"]]
+    assert len(games_read) == 1 and "FOR UPDATE" in games_read[0]
+    # Built once, for the asker check, from the version's kept rows; the answer renders the objects
+    # the action committed in its thread.
+    assert [rows.game[0] for rows in built] == [game.pk]
     assert f'data-version="{game.version + 1}"' in answer.content.decode()
     # The push reads who is here once; the answer's board shows what it read (both players online).
     assert sum(r.endswith("games/core/broadcast.py") for r in readers) == 1
@@ -125,9 +130,10 @@ def test_a_whole_roll_by_post_reads_the_game_once_before_and_once_after(
     assert 'data-testid="conn-0">online' in html and 'data-testid="conn-1">online' in html
 
 
-# The session, the account, the game and seats (one query) and the action's own ROLL_QUERIES; the
-# answer renders the game, the seats and the new step of the history that the action kept.
-POST_QUERIES = 2 + 1 + ROLL_QUERIES
+# The session, the account and the action's own ROLL_QUERIES: the asker check reads the rows kept for
+# the version, and the answer renders the game, the seats and the new step of the history that the
+# action kept.
+POST_QUERIES = 2 + ROLL_QUERIES
 
 
 def test_the_renders_of_a_roll_or_a_move_read_no_game_and_no_seats(
