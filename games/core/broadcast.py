@@ -43,10 +43,12 @@ def group_name(game_id: str) -> str:
 class Answer:
     """A POST being answered with the board: the socket of its page, which skips the version (a page
     receives each version once), and the presence each push made meanwhile read, keyed by (game,
-    version), which the answer's board shows too (one Redis read, not two)."""
+    version), which the answer's board shows too (one Redis read, not two), with the stamp the push
+    carries (the answer's board is the one its renders made, if they made it in this process)."""
 
     socket: str
     presence: dict[tuple[str, int], frozenset[int]] = field(default_factory=dict)
+    tags: dict[tuple[str, int], str] = field(default_factory=dict)
 
 
 # Set by the view around the action.
@@ -114,6 +116,7 @@ class BoardUpdate:
             answer = _answering.get()
             if answer is not None:
                 answer.presence[(game_id, version)] = frozenset(connected)
+                answer.tags[(game_id, version)] = facts["tag"]
         except Exception:  # unreadable: each connection renders for itself
             log.exception("could not read the presence of game %s", game_id)
         else:

@@ -333,6 +333,15 @@ def shared_board(game_id: str, vp: Viewpoint, event: dict) -> LiveBoard | None:
     return LiveBoard(version, found[HEAD], {name: found[name] for name in REGIONS})
 
 
+def shown_board(game_id: str, vp: Viewpoint, game: Game, tag: str | None) -> LiveBoard | None:
+    """`vp`'s board of `game` as the push of its version (stamped `tag`) found it rendered in this
+    process, for a POST's answer (None: render it). A room still open is worked out afresh, as the
+    sockets do (its seats change)."""
+    if tag is None or game.status == Game.Status.OPEN:
+        return None
+    return shared_board(game_id, vp, {"tag": tag, "version": game.version})
+
+
 def _variants(game: Game, vp: Viewpoint, stamps: _Stamps, confirm: str) -> dict[str, str | None]:
     """For the head and each region, what of the viewpoint it depends on ("": nothing, the same for
     every viewer; None: the region is empty now, for everyone or this viewer, as its template's

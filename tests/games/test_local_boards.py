@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games import actions, engine
 from games.core import broadcast, caches, selectors
 from games.live import fragments
 from games.live.fragments import REGIONS, delta, live_board, shared_board
@@ -167,3 +168,46 @@ def test_a_socket_gone_is_forgotten(pushes, renders):
     step(game, lambda seat: people[seat.index])
     assert not renders
     assert local_boards.actors_watching(game.pk) == []
+
+
+def test_a_posts_answer_is_the_board_the_push_rendered_for_its_viewpoint(
+    pushes, renders, client, django_user_model
+):
+    """The mover's page has a socket in this process: the answer to their POST is the board rendered
+    for that socket before the push (no viewpoint worked out twice), the same board their page would
+    get whole; with no socket of theirs here, it is rendered for the answer."""
+    game, people = two_seat_room()
+    sockets = [Socket(p) for p in people] + [Socket(anon("a-watcher"))]
+    for socket in sockets:
+        local_boards.watch(game.pk, socket)
+    try:
+        for watched in (True, False):
+            if not watched:
+                local_boards.forget(game.pk, sockets[0])
+                local_boards.forget(game.pk, sockets[1])
+            game, seats = selectors.game_and_seats(game.pk)
+            state = actions.engine_state(game)
+            seat = actions.turn_seat(game, seats, state)
+            client.force_login(django_user_model.objects.get(pk=seat.user_id))
+            name, data = "roll", {"version": game.version}
+            if not (engine.can_roll(state) and not engine.legal_moves(state)):
+                m = engine.legal_moves(state)[0]
+                name, data = "move", {**data, "colour": m.colour, "index": m.index}
+            renders.clear()
+            answer = client.post(f"/games/{game.pk}/{name}", data, HTTP_HX_REQUEST="true")
+            assert answer.status_code == 200, answer.content.decode()[:300]
+            made = Counter(renders)
+            after, seats = selectors.game_and_seats(game.pk)
+            vp = viewpoint_for(after, seats, people[seat.index])
+            expected = live_board(after, vp, seats=seats, connected=frozenset(pushes[-1]["here"]))
+            assert answer.content.decode() == expected.whole()
+            # Each viewpoint once: the sockets' before the push, the mover's among them then; once
+            # the players' sockets are gone, the watcher's, and the mover's for the answer.
+            watching = [viewpoint_for(after, seats, s.actor) for s in sockets]
+            if not watched:
+                watching = [viewpoint_for(after, seats, sockets[2].actor), vp]
+            assert made == Counter(v.key for v in watching)
+            game = after
+    finally:
+        for socket in sockets:
+            local_boards.forget(game.pk, socket)
