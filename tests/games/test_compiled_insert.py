@@ -9,11 +9,12 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 from django.db.models import signals
-from django.db.models.sql.compiler import SQLCompiler, SQLInsertCompiler
+from django.db.models.sql.compiler import SQLInsertCompiler
 from django.utils import timezone
 
 from games.actions.core import NEW_ACTION
 from games.models import Action, Seat
+from tests.compiling import compilations
 from tests.factories import accounts, room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -86,15 +87,7 @@ def test_a_second_insert_compiles_nothing(monkeypatch):
     game = room(accounts("ann", "ben"))
     NEW_ACTION(**values(game, 1000))
     second = values(game, 1001)  # (its seat read: compiled)
-    compiled = []
-    for compiler in (SQLCompiler, SQLInsertCompiler):
-        real = compiler.as_sql
-
-        def counted(self, *args, real=real, **kwargs):
-            compiled.append(type(self).__name__)
-            return real(self, *args, **kwargs)
-
-        monkeypatch.setattr(compiler, "as_sql", counted)
+    compiled = compilations(monkeypatch, SQLInsertCompiler)
     NEW_ACTION(**second)
     assert compiled == []
     assert Action.objects.filter(game=game, seq=1001).count() == 1

@@ -10,11 +10,12 @@ from datetime import timedelta
 import pytest
 from django.db import DatabaseError, transaction
 from django.db.models import signals
-from django.db.models.sql.compiler import SQLCompiler, SQLUpdateCompiler
+from django.db.models.sql.compiler import SQLUpdateCompiler
 from django.utils import timezone
 
 from games.actions.core import SAVE_GAME, lock_game
 from games.models import Game
+from tests.compiling import compilations
 from tests.factories import accounts, room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,15 +98,7 @@ def test_save_signals_and_deferred_fields_go_through_save():
 def test_a_second_save_compiles_nothing(monkeypatch):
     game = room(accounts("ann", "ben"))
     SAVE_GAME(Game.objects.get(pk=game.pk))
-    compiled = []
-    for compiler in (SQLCompiler, SQLUpdateCompiler):
-        real = compiler.as_sql
-
-        def counted(self, *args, real=real, **kwargs):
-            compiled.append(type(self).__name__)
-            return real(self, *args, **kwargs)
-
-        monkeypatch.setattr(compiler, "as_sql", counted)
+    compiled = compilations(monkeypatch, SQLUpdateCompiler)
     loaded = Game.objects.get(pk=game.pk)  # (a read: compiled, and counted)
     compiled.clear()
     loaded.message = "again"
