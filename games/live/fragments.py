@@ -333,13 +333,23 @@ def shared_board(game_id: str, vp: Viewpoint, event: dict) -> LiveBoard | None:
     return LiveBoard(version, found[HEAD], {name: found[name] for name in REGIONS})
 
 
-def shown_board(game_id: str, vp: Viewpoint, game: Game, tag: str | None) -> LiveBoard | None:
-    """`vp`'s board of `game` as the push of its version (stamped `tag`) found it rendered in this
-    process, for a POST's answer (None: render it). A room still open is worked out afresh, as the
-    sockets do (its seats change)."""
-    if tag is None or game.status == Game.Status.OPEN:
-        return None
-    return shared_board(game_id, vp, {"tag": tag, "version": game.version})
+def answer_board(
+    game: Game,
+    vp: Viewpoint,
+    *,
+    seats: list[Seat],
+    tag: str | None,
+    connected: frozenset[int] | None,
+) -> LiveBoard:
+    """`vp`'s board of `game` for a POST's answer: as the push of its version (stamped `tag`, with the
+    seats `connected` it read) found it rendered in this process, nothing worked out again; else
+    rendered (`live_board`). A room still open is worked out afresh, as the sockets do (its seats
+    change)."""
+    if tag is not None and game.status != Game.Status.OPEN:
+        board = shared_board(game.pk, vp, {"tag": tag, "version": game.version})
+        if board is not None:
+            return board
+    return live_board(game, vp, seats=seats, connected=connected)
 
 
 def _variants(game: Game, vp: Viewpoint, stamps: _Stamps, confirm: str) -> dict[str, str | None]:

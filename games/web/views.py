@@ -24,13 +24,7 @@ from .. import actions
 from ..core import broadcast, caches, presence, selectors
 from ..core.actors import Actor, actor_for
 from ..core.errors import GameError
-from ..live.fragments import (
-    for_page_showing,
-    live_board,
-    render_live,
-    shown_board,
-    with_page_token,
-)
+from ..live.fragments import answer_board, for_page_showing, render_live, with_page_token
 from ..live.presenter import chat_context
 from ..live.viewpoint import viewpoint_for
 from ..models import Game, Seat
@@ -223,13 +217,10 @@ def _act(request: HtmxHttpRequest, game_id: str, name: str) -> HttpResponse:
         game, seats = _load(game_id)
     if game is None:  # games are never deleted; for mypy
         return _not_found(request)
+    key = (game_id, game.version)  # as the push of this version stamped it and read presence
     vp = viewpoint_for(game, seats, actor)
-    key = (game_id, game.version)
-    # The board the push's renders made for this viewpoint in this process, under the push's stamp
-    # (shown_board: nothing worked out again); else rendered, with the presence the push read.
-    board = shown_board(game_id, vp, game, answer.tags.get(key))
-    if board is None:
-        board = live_board(game, vp, seats=seats, connected=answer.presence.get(key))
+    tag, here = answer.tags.get(key), answer.presence.get(key)
+    board = answer_board(game, vp, seats=seats, tag=tag, connected=here)
     # The page names the board's ground it shows: the answer leaves it out if it is this one.
     return HttpResponse(for_page_showing(board.whole(), request.headers.get("X-Board-Ground")))
 
