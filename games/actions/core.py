@@ -75,13 +75,16 @@ def client_seed(seats: list[Seat]) -> str:
 # --- writing -----------------------------------------------------------------------------------------
 
 
+NO_GAME = "There is no game at this address. Check the link you were given."
+
+
 def lock_game(game_id: str) -> Game:
     """The game's row, locked until the transaction ends: one writer per game at a time."""
     if not isinstance(game_id, str) or not game_id:
-        raise GameNotFound("There is no game at this address. Check the link you were given.")
+        raise GameNotFound(NO_GAME)
     found = GAME_LOCKED(game_id, write=True)
     if not found:
-        raise GameNotFound("There is no game at this address. Check the link you were given.")
+        raise GameNotFound(NO_GAME)
     return found[0]
 
 
@@ -90,10 +93,10 @@ def lock_game_with_seats(game_id: str) -> tuple[Game, list[Seat]]:
     a seat given up while the lock was waited for included), in one round trip where the database
     allows (ludopat.compiled_reads.read_both): a turn's opening read."""
     if not isinstance(game_id, str) or not game_id:
-        raise GameNotFound("There is no game at this address. Check the link you were given.")
+        raise GameNotFound(NO_GAME)
     found, seats = read_both(GAME_LOCKED, SEATS_USERS, game_id)
     if not found:
-        raise GameNotFound("There is no game at this address. Check the link you were given.")
+        raise GameNotFound(NO_GAME)
     game = found[0]
     for seat in seats:
         seat.game = game  # as `seats_in` gives them

@@ -24,13 +24,13 @@ from ludopat.numbers import parse_int
 
 from .. import actions
 from ..actions import chat, pauses, timers
+from ..actions.core import NO_GAME
 from ..core import selectors
 from ..core.actors import Actor, owns, seats_of
 from ..core.errors import GameError, GameNotFound, NotAllowed
 from ..models import Game, Seat
 from . import forms
 
-NO_GAME = "There is no game at this address. Check the link you were given."
 WATCHING = "You are watching this game; only its players can do that."
 
 

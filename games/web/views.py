@@ -21,6 +21,7 @@ from ludopat.next_url import next_in
 from ludopat.refusals import Refusal
 
 from .. import actions
+from ..actions.core import NO_GAME
 from ..core import broadcast, caches, presence, selectors
 from ..core.actors import Actor, actor_for
 from ..core.errors import GameError
@@ -46,7 +47,7 @@ MODE_TITLES: dict[str, str] = {
     Game.Mode.LOCAL: "Pass & play",
     Game.Mode.FRIENDS: "Private room with friends",
 }
-NOT_FOUND = "There is no game at this address. Check the link you were given."
+NOT_FOUND = NO_GAME
 
 
 def _actor(request: HtmxHttpRequest) -> Actor:
